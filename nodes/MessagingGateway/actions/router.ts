@@ -1,0 +1,69 @@
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { MessagingGatewayType } from './node.type';
+import * as session from './session/Session.resource';
+
+type OperationExecutor = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
+
+const resources: Record<
+	MessagingGatewayType['resource'],
+	Record<string, { execute: OperationExecutor }>
+> = {
+	session: {
+		requestPairingCode: session.requestPairingCode,
+		restart: session.restart,
+		setPresence: session.setPresence,
+	},
+};
+
+/**
+ * Runs the selected operation once per input item: outputs are paired to their item, and with
+ * "Continue On Fail" a failing item becomes an error item while the others go on.
+ */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const returnData: INodeExecutionData[] = [];
+
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const resource = this.getNodeParameter(
+				'resource',
+				itemIndex,
+			) as MessagingGatewayType['resource'];
+			const operation = this.getNodeParameter('operation', itemIndex) as string;
+			const executor = resources[resource]?.[operation]?.execute;
+			if (!executor) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The operation "${operation}" of "${resource}" is not supported`,
+					{
+						itemIndex,
+					},
+				);
+			}
+			const results = await executor.call(this, itemIndex);
+			for (const result of results) {
+				returnData.push({ ...result, pairedItem: { item: itemIndex } });
+			}
+		} catch (error) {
+			if (this.continueOnFail()) {
+				const { message, description } = error as { message: string; description?: string | null };
+				returnData.push({
+					json: description ? { error: message, description } : { error: message },
+					pairedItem: { item: itemIndex },
+				});
+				continue;
+			}
+			// Both constructors hand back an error of their own class unchanged, so nothing is lost.
+			if (error instanceof NodeApiError)
+				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+	}
+
+	return [returnData];
+}

@@ -1,0 +1,42 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { sessionField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [sessionField];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['session'], operation: ['restart'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const response = (await gatewayApiRequest.call(
+		this,
+		'PUT',
+		gatewayPath`/instance/restart/${session}`,
+		{
+			itemIndex,
+		},
+	)) as IDataObject | undefined;
+	// The gateway answers {instance: {instance|instanceName, state}}; flatten it to what users read.
+	const instance = (response?.instance ?? {}) as IDataObject;
+	return [
+		{
+			json: {
+				session: instance.instance ?? instance.instanceName ?? session,
+				state: instance.state ?? null,
+			},
+		},
+	];
+}

@@ -1,0 +1,78 @@
+/**
+ * A test-only node that sends one gateway request per input item through the shared transport,
+ * so the transport is exercised inside n8n's real execution context and request helpers.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeType,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, gatewayApiRequest } from '../../nodes/shared/transport';
+
+export const PROBE_NODE_TYPE = 'test.gatewayProbe';
+
+export const probeNode: INodeType = {
+	description: {
+		displayName: 'Gateway Probe',
+		name: PROBE_NODE_TYPE,
+		group: ['transform'],
+		version: 1,
+		description: 'Sends one gateway request per item',
+		defaults: { name: 'Gateway Probe' },
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties: [
+			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
+			{ displayName: 'Path', name: 'path', type: 'string', default: '/' },
+			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
+			{ displayName: 'Query', name: 'qs', type: 'json', default: '' },
+			{ displayName: 'Timeout (Ms)', name: 'timeoutMs', type: 'number', default: 0 },
+		],
+	},
+	async execute(this: IExecuteFunctions) {
+		const output: INodeExecutionData[] = [];
+		const items = this.getInputData();
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				const parseJson = (name: string) => {
+					const raw = this.getNodeParameter(name, itemIndex, '') as string | IDataObject;
+					return typeof raw === 'string'
+						? raw.trim() === ''
+							? undefined
+							: (JSON.parse(raw) as IDataObject)
+						: raw;
+				};
+				const timeoutMs = this.getNodeParameter('timeoutMs', itemIndex, 0) as number;
+				const response = await gatewayApiRequest.call(
+					this,
+					this.getNodeParameter('method', itemIndex) as IHttpRequestMethods,
+					this.getNodeParameter('path', itemIndex) as string,
+					{
+						body: parseJson('body'),
+						qs: parseJson('qs'),
+						itemIndex,
+						...(timeoutMs ? { timeoutMs } : {}),
+					},
+				);
+				output.push({
+					json: { response: response as IDataObject },
+					pairedItem: { item: itemIndex },
+				});
+			} catch (error) {
+				if (this.continueOnFail()) {
+					output.push({
+						json: { error: (error as Error).message },
+						pairedItem: { item: itemIndex },
+					});
+					continue;
+				}
+				throw error;
+			}
+		}
+		return [output];
+	},
+};

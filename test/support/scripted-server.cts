@@ -1,0 +1,98 @@
+/** A tiny HTTP server whose answers the test scripts, recording every request it receives. */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedResponse {
+	status?: number;
+	headers?: Record<string, string>;
+	/** An object is sent as JSON; a string is sent as it is. */
+	body?: unknown;
+	/** Close the socket without answering. */
+	dropSocket?: boolean;
+	delayMs?: number;
+}
+
+export interface ReceivedRequest {
+	method: string;
+	url: string;
+	headers: http.IncomingHttpHeaders;
+	body: string;
+	at: number;
+}
+
+export interface ScriptedServer {
+	url: string;
+	requests: ReceivedRequest[];
+	/** Queues answers for the next requests; when the queue is empty the server gives its default answer. */
+	respondWith(...responses: ScriptedResponse[]): void;
+	/** Changes the default answer (initially 200 {"ok":true}), e.g. a gateway that rejects every request. */
+	answerEveryRequestWith(response: ScriptedResponse): void;
+	stop(): Promise<void>;
+}
+
+export async function startScriptedServer(): Promise<ScriptedServer> {
+	const requests: ReceivedRequest[] = [];
+	const queue: ScriptedResponse[] = [];
+	let defaultAnswer: ScriptedResponse = { status: 200, body: { ok: true } };
+	const pendingAnswers = new Set<NodeJS.Timeout>();
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			requests.push({
+				method: req.method ?? '',
+				url: req.url ?? '',
+				headers: req.headers,
+				body: Buffer.concat(chunks).toString('utf8'),
+				at: Date.now(),
+			});
+			const answer = queue.shift() ?? defaultAnswer;
+			const send = () => {
+				if (answer.dropSocket) {
+					req.socket.destroy();
+					return;
+				}
+				const isJson = answer.body !== undefined && typeof answer.body !== 'string';
+				res.writeHead(answer.status ?? 200, {
+					...(isJson ? { 'content-type': 'application/json' } : {}),
+					...answer.headers,
+				});
+				res.end(isJson ? JSON.stringify(answer.body) : ((answer.body as string | undefined) ?? ''));
+			};
+			if (!answer.delayMs) {
+				send();
+				return;
+			}
+			const timer = setTimeout(() => {
+				pendingAnswers.delete(timer);
+				send();
+			}, answer.delayMs);
+			pendingAnswers.add(timer);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests,
+		respondWith: (...responses) => queue.push(...responses),
+		answerEveryRequestWith: (response) => {
+			defaultAnswer = response;
+		},
+		stop: () =>
+			new Promise<void>((resolve) => {
+				pendingAnswers.forEach((timer) => clearTimeout(timer));
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** A URL on which nothing listens: a port that was just free. */
+export async function unusedLocalUrl(): Promise<string> {
+	const server = http.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return `http://127.0.0.1:${port}`;
+}

@@ -1,0 +1,331 @@
+import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
+import { runNode } from '../support/n8n-harness.cts';
+import type { RunNodeOptions } from '../support/n8n-harness.cts';
+import { PROBE_NODE_TYPE, probeNode } from '../support/probe-node.cts';
+import { startScriptedServer, unusedLocalUrl } from '../support/scripted-server.cts';
+import type { ScriptedServer } from '../support/scripted-server.cts';
+
+const API_KEY = 'dummy-gateway-key-4f9a1c';
+
+let server: ScriptedServer;
+
+beforeEach(async () => {
+	server = await startScriptedServer();
+});
+
+afterEach(async () => {
+	await server.stop();
+});
+
+function probe(
+	parameters: Record<string, unknown>,
+	extra: Partial<RunNodeOptions> & { baseUrl?: string } = {},
+) {
+	const { baseUrl = server.url, ...rest } = extra;
+	return runNode({
+		nodeTypes: { [PROBE_NODE_TYPE]: probeNode },
+		credentialTypes: { messagingGatewayApi: new MessagingGatewayApi() },
+		credentials: { messagingGatewayApi: { baseUrl, apiKey: API_KEY } },
+		type: PROBE_NODE_TYPE,
+		parameters: { method: 'GET', path: '/', ...parameters } as never,
+		...rest,
+	});
+}
+
+describe('gatewayApiRequest: what it sends', () => {
+	it('joins a base URL with spaces and trailing slashes to the path with one slash and sends the apikey header', async () => {
+		const result = await probe(
+			{ path: '/instance/restart/demo', method: 'PUT' },
+			{ baseUrl: `  ${server.url}//  ` },
+		);
+
+		expect(result.status).toBe('success');
+		expect(server.requests).toHaveLength(1);
+		expect(server.requests[0].method).toBe('PUT');
+		expect(server.requests[0].url).toBe('/instance/restart/demo');
+		expect(server.requests[0].headers.apikey).toBe(API_KEY);
+		expect(result.outputs[0][0].json).toEqual({ response: { ok: true } });
+	});
+
+	it('sends JSON bodies and repeats array query parameters', async () => {
+		await probe({
+			method: 'POST',
+			path: '/message/sendText/demo',
+			body: JSON.stringify({ number: '5511999999999', textMessage: { text: 'hi' } }),
+			qs: JSON.stringify({ ids: ['a@c.us', 'b@c.us'], limit: 2 }),
+		});
+
+		const request = server.requests[0];
+		expect(request.url).toBe('/message/sendText/demo?ids=a%40c.us&ids=b%40c.us&limit=2');
+		expect(request.headers['content-type']).toMatch(/application\/json/);
+		expect(JSON.parse(request.body)).toEqual({
+			number: '5511999999999',
+			textMessage: { text: 'hi' },
+		});
+	});
+
+	it('processes every input item with its own request and pairs the outputs', async () => {
+		server.respondWith({ body: { n: 1 } }, { body: { n: 2 } }, { body: { n: 3 } });
+
+		const result = await probe(
+			{ path: '/x' },
+			{ items: [{ json: {} }, { json: {} }, { json: {} }] },
+		);
+
+		expect(server.requests).toHaveLength(3);
+		expect(result.outputs[0].map((item) => item.json.response)).toEqual([
+			{ n: 1 },
+			{ n: 2 },
+			{ n: 3 },
+		]);
+		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+	});
+});
+
+describe('gatewayApiRequest: retries', () => {
+	it('retries 429 after the Retry-After seconds the gateway asks for, then returns the answer', async () => {
+		server.respondWith(
+			{
+				status: 429,
+				headers: { 'retry-after': '1' },
+				body: { statusCode: 429, message: 'Too many' },
+			},
+			{ status: 200, body: { done: true } },
+		);
+
+		const result = await probe({ path: '/api/contacts' });
+
+		expect(result.status).toBe('success');
+		expect(result.outputs[0][0].json.response).toEqual({ done: true });
+		expect(server.requests).toHaveLength(2);
+		const waitedMs = server.requests[1].at - server.requests[0].at;
+		expect(waitedMs).toBeGreaterThanOrEqual(900);
+		expect(waitedMs).toBeLessThan(2900);
+	});
+
+	it('retries 503 up to 3 times and then reports the 503 with the gateway message', async () => {
+		const unavailable = {
+			status: 503,
+			headers: { 'retry-after': '0' },
+			body: { statusCode: 503, message: 'Engine restarting', error: 'Service Unavailable' },
+		};
+		server.respondWith(unavailable, unavailable, unavailable, unavailable, {
+			body: { never: 'reached' },
+		});
+
+		const result = await probe({ path: '/api/contacts' });
+
+		expect(server.requests).toHaveLength(4);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe('Gateway error 503: Engine restarting');
+		expect(result.error?.httpCode).toBe('503');
+		expect(result.error?.description).toMatch(/temporarily unavailable/);
+	});
+
+	it('does not retry other errors such as 500', async () => {
+		server.respondWith({
+			status: 500,
+			body: {
+				status: 500,
+				error: 'Internal Server Error',
+				response: { message: 'Connection Closed' },
+			},
+		});
+
+		const result = await probe({ path: '/chat/findStatusMessage/demo', method: 'POST' });
+
+		expect(server.requests).toHaveLength(1);
+		expect(result.error?.message).toBe('Gateway error 500: Connection Closed');
+		expect(result.error?.description).toMatch(/gateway failed/);
+	});
+});
+
+describe('gatewayApiRequest: errors', () => {
+	it.each([
+		[
+			'instance family, unknown instance (array message)',
+			404,
+			{
+				status: 404,
+				error: 'Not Found',
+				response: { message: ['The "ghost" instance does not exist'] },
+			},
+			'Gateway error 404: The "ghost" instance does not exist',
+			/not found, or the Base URL is wrong/,
+		],
+		[
+			'instance family, wrong key (string message)',
+			401,
+			{ status: 401, error: 'Unauthorized', response: { message: 'Unauthorized' } },
+			'Gateway error 401: Unauthorized',
+			/Check the API Key/,
+		],
+		[
+			'instance family, schema violation (nested array)',
+			400,
+			{
+				status: 400,
+				error: 'Bad Request',
+				response: { message: [['instance requires property "textMessage"']] },
+			},
+			'Gateway error 400: instance requires property "textMessage"',
+			/rejected the parameters/,
+		],
+		[
+			'instance family, number not registered',
+			400,
+			{
+				status: 400,
+				error: 'Bad Request',
+				response: {
+					message: [
+						{ exists: false, jid: '5511000000000@s.messenger.net', number: '5511000000000' },
+					],
+				},
+			},
+			'Gateway error 400: The number 5511000000000 is not registered on the messaging network',
+			/rejected the parameters/,
+		],
+		[
+			'session family, validation (array of strings)',
+			400,
+			{
+				statusCode: 400,
+				message: ['countries must contain at least 1 elements', 'view should not be empty'],
+				error: 'Bad Request',
+			},
+			'Gateway error 400: countries must contain at least 1 elements; view should not be empty',
+			/rejected the parameters/,
+		],
+		[
+			'session family, session not ready (422 object body)',
+			422,
+			{
+				error: 'Session status is not as expected. Try again later or restart the session',
+				session: 'default',
+				status: 'SCAN_QR_CODE',
+				expected: ['WORKING'],
+			},
+			'Gateway error 422: Session status is not as expected. Try again later or restart the session (session "default" is SCAN_QR_CODE, expected WORKING)',
+			/not ready for this operation/,
+		],
+		[
+			'session family, not implemented',
+			501,
+			{
+				statusCode: 501,
+				message: "The method is not implemented by 'NOWEB' engine.",
+				error: 'Not Implemented',
+			},
+			"Gateway error 501: The method is not implemented by 'NOWEB' engine.",
+			/does not implement this operation/,
+		],
+		[
+			'HTML error page from a proxy',
+			502,
+			'<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>',
+			'Gateway error 502: The gateway answered 502 Bad Gateway with an HTML page: "502 Bad Gateway"',
+			/gateway failed/,
+		],
+		[
+			'empty body',
+			404,
+			'',
+			'Gateway error 404: The gateway answered 404 Not Found with an empty body',
+			/not found/,
+		],
+	])(
+		'%s becomes a NodeApiError with the HTTP code, the gateway message and a hint',
+		async (_name, status, body, message, hint) => {
+			server.respondWith({ status, body });
+
+			const result = await probe({ path: '/any' });
+
+			expect(result.status).toBe('error');
+			expect(result.error?.name).toBe('NodeApiError');
+			expect(result.error?.message).toBe(message);
+			expect(result.error?.httpCode).toBe(String(status));
+			expect(result.error?.description).toMatch(hint);
+			expect(result.error?.context).toEqual(expect.objectContaining({ itemIndex: 0 }));
+		},
+	);
+
+	it('reports a refused connection as "Gateway unreachable at <base URL>"', async () => {
+		const deadUrl = await unusedLocalUrl();
+
+		const result = await probe({ path: '/api/contacts' }, { baseUrl: `${deadUrl}/` });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(`Gateway unreachable at ${deadUrl} (connection refused)`);
+		expect(result.error?.description).toMatch(/Base URL/);
+	});
+
+	it('reports a gateway that never answers within the timeout as unreachable', async () => {
+		server.respondWith({ delayMs: 2000, body: { late: true } });
+
+		const result = await probe({ path: '/slow', timeoutMs: 300 });
+
+		expect(result.error?.message).toBe(`Gateway unreachable at ${server.url} (no answer in time)`);
+	});
+
+	it('reports a dropped connection as unreachable', async () => {
+		server.respondWith({ dropSocket: true });
+
+		const result = await probe({ path: '/drop' });
+
+		expect(result.error?.message).toBe(
+			`Gateway unreachable at ${server.url} (the connection was closed before an answer)`,
+		);
+	});
+
+	it('rejects a Base URL without http(s) before sending anything', async () => {
+		const result = await probe({ path: '/x' }, { baseUrl: 'gateway.example.com' });
+
+		expect(server.requests).toHaveLength(0);
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(
+			'The Base URL "gateway.example.com" must start with http:// or https://, e.g. https://gateway.example.com',
+		);
+	});
+
+	it('never lets the API key reach the error, even when the gateway echoes it', async () => {
+		server.respondWith({
+			status: 400,
+			body: { statusCode: 400, message: `bad key ${API_KEY} used`, apikey: API_KEY },
+		});
+
+		const result = await probe({ path: '/x' });
+
+		expect(result.error?.message).toBe('Gateway error 400: bad key [redacted] used');
+		expect(JSON.stringify(result.run)).not.toContain(API_KEY);
+	});
+
+	it('with continueOnFail, turns each failing item into an error item and goes on', async () => {
+		server.respondWith(
+			{ body: { n: 1 } },
+			{ status: 404, body: { statusCode: 404, message: 'Message not found', error: 'Not Found' } },
+			{ body: { n: 3 } },
+		);
+
+		const result = await probe(
+			{ path: '/x' },
+			{ items: [{ json: {} }, { json: {} }, { json: {} }], onError: 'continueRegularOutput' },
+		);
+
+		expect(result.status).toBe('success');
+		expect(result.outputs[0].map((item) => item.json)).toEqual([
+			{ response: { n: 1 } },
+			{ error: 'Gateway error 404: Message not found' },
+			{ response: { n: 3 } },
+		]);
+		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+	});
+});

@@ -1,0 +1,62 @@
+import { gatewayPath, joinUrl, normalizeBaseUrl } from '../../nodes/shared/transport/url';
+import { isRetryableStatus, retryDelayMs, RETRY_POLICY } from '../../nodes/shared/transport/retry';
+
+describe('gatewayPath', () => {
+	it('URL-encodes every interpolated segment and keeps the literal path', () => {
+		expect(gatewayPath`/api/${'my session'}/groups/${'120363@g.us'}/leave`).toBe('/api/my%20session/groups/120363%40g.us/leave');
+		expect(gatewayPath`/api/${'s'}/chats/${'5511@c.us'}/messages/${'true_5511@c.us_3EB0ABC'}`).toBe(
+			'/api/s/chats/5511%40c.us/messages/true_5511%40c.us_3EB0ABC',
+		);
+	});
+
+	it('cannot be steered to another path by a segment containing slashes, dots or a query', () => {
+		expect(gatewayPath`/instance/restart/${'../webhook/set/x?y=1#z'}`).toBe('/instance/restart/..%2Fwebhook%2Fset%2Fx%3Fy%3D1%23z');
+	});
+});
+
+describe('normalizeBaseUrl and joinUrl', () => {
+	it.each([
+		['https://gateway.example.com', 'https://gateway.example.com'],
+		['https://gateway.example.com/', 'https://gateway.example.com'],
+		['  http://127.0.0.1:8080//  ', 'http://127.0.0.1:8080'],
+		['HTTPS://Gateway.example.com/base/', 'HTTPS://Gateway.example.com/base'],
+	])('accepts %j as %j', (raw, expected) => {
+		expect(normalizeBaseUrl(raw)).toEqual({ ok: true, baseUrl: expected });
+	});
+
+	it.each([
+		['gateway.example.com', /must start with http:\/\/ or https:\/\//],
+		['ftp://gateway.example.com', /must start with http:\/\/ or https:\/\//],
+		['   ', /has no Base URL/],
+		[undefined, /has no Base URL/],
+	])('rejects %j with a clear reason', (raw, reason) => {
+		const result = normalizeBaseUrl(raw);
+		expect(result.ok).toBe(false);
+		expect(!result.ok && result.reason).toMatch(reason);
+	});
+
+	it('joins with exactly one slash', () => {
+		expect(joinUrl('http://h:1', '/a/b')).toBe('http://h:1/a/b');
+		expect(joinUrl('http://h:1/', 'a/b')).toBe('http://h:1/a/b');
+		expect(joinUrl('http://h:1/base', '//a')).toBe('http://h:1/base/a');
+	});
+});
+
+describe('retry policy', () => {
+	it('retries only 429 and 503', () => {
+		expect([400, 401, 404, 422, 429, 500, 501, 502, 503, 504].filter(isRetryableStatus)).toEqual([429, 503]);
+	});
+
+	it('backs off exponentially without Retry-After', () => {
+		expect([0, 1, 2].map((retry) => retryDelayMs(retry))).toEqual([1000, 2000, 4000]);
+	});
+
+	it('honours Retry-After in seconds and as an HTTP date, capped', () => {
+		const now = Date.parse('2026-11-22T10:00:00Z');
+		expect(retryDelayMs(0, '3', now)).toBe(3000);
+		expect(retryDelayMs(0, '0', now)).toBe(0);
+		expect(retryDelayMs(2, 'Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+		expect(retryDelayMs(0, '3600', now)).toBe(RETRY_POLICY.maxDelayMs);
+		expect(retryDelayMs(1, 'not a date', now)).toBe(2000);
+	});
+});
