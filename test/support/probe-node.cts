@@ -10,7 +10,11 @@ import type {
 	INodeType,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, gatewayApiRequest } from '../../nodes/shared/transport';
+import {
+	CREDENTIAL_TYPE,
+	gatewayApiRequest,
+	gatewayDownloadFile,
+} from '../../nodes/shared/transport';
 
 export const PROBE_NODE_TYPE = 'test.gatewayProbe';
 
@@ -31,6 +35,7 @@ export const probeNode: INodeType = {
 			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
 			{ displayName: 'Query', name: 'qs', type: 'json', default: '' },
 			{ displayName: 'Timeout (Ms)', name: 'timeoutMs', type: 'number', default: 0 },
+			{ displayName: 'Download URL', name: 'downloadUrl', type: 'string', default: '' },
 		],
 	},
 	async execute(this: IExecuteFunctions) {
@@ -46,6 +51,19 @@ export const probeNode: INodeType = {
 							: (JSON.parse(raw) as IDataObject)
 						: raw;
 				};
+				const downloadUrl = this.getNodeParameter('downloadUrl', itemIndex, '') as string;
+				if (downloadUrl) {
+					const file = await gatewayDownloadFile.call(this, downloadUrl, itemIndex);
+					output.push({
+						json: {
+							mimeType: file.mimeType,
+							fileName: file.fileName,
+							text: file.data.toString('utf8'),
+						},
+						pairedItem: { item: itemIndex },
+					});
+					continue;
+				}
 				const timeoutMs = this.getNodeParameter('timeoutMs', itemIndex, 0) as number;
 				const response = await gatewayApiRequest.call(
 					this,

@@ -86,6 +86,59 @@ describe('gatewayApiRequest: what it sends', () => {
 	});
 });
 
+describe('gatewayDownloadFile', () => {
+	it('downloads a file on the gateway with the apikey header and reads its type and name', async () => {
+		server.respondWith({
+			headers: {
+				'content-type': 'text/plain; charset=utf-8',
+				'content-disposition': 'attachment; filename="note.txt"',
+			},
+			body: 'hello file',
+		});
+
+		const result = await probe({ downloadUrl: `${server.url}/api/files/demo/abc.txt` });
+
+		expect(server.requests[0].url).toBe('/api/files/demo/abc.txt');
+		expect(server.requests[0].headers.apikey).toBe(API_KEY);
+		expect(result.outputs[0][0].json).toEqual({
+			mimeType: 'text/plain',
+			fileName: 'note.txt',
+			text: 'hello file',
+		});
+	});
+
+	it('never sends the apikey to a file on another host', async () => {
+		const fileHost = await startScriptedServer();
+		fileHost.respondWith({ headers: { 'content-type': 'image/png' }, body: 'png-bytes' });
+		try {
+			const result = await probe({ downloadUrl: `${fileHost.url}/media/picture.png` });
+
+			expect(fileHost.requests).toHaveLength(1);
+			expect(fileHost.requests[0].headers.apikey).toBeUndefined();
+			expect(server.requests).toHaveLength(0);
+			expect(result.outputs[0][0].json).toEqual({
+				mimeType: 'image/png',
+				fileName: 'picture.png',
+				text: 'png-bytes',
+			});
+		} finally {
+			await fileHost.stop();
+		}
+	});
+
+	it('reports a missing file with the gateway message', async () => {
+		server.respondWith({
+			status: 404,
+			body: { statusCode: 404, message: 'File not found', error: 'Not Found' },
+		});
+
+		const result = await probe({ downloadUrl: '/api/files/demo/missing.jpg' });
+
+		expect(server.requests[0].url).toBe('/api/files/demo/missing.jpg');
+		expect(result.error?.message).toBe('Gateway error 404: File not found');
+	});
+});
+
 describe('gatewayApiRequest: retries', () => {
 	it('retries 429 after the Retry-After seconds the gateway asks for, then returns the answer', async () => {
 		server.respondWith(

@@ -3,14 +3,18 @@ import { isRetryableStatus, retryDelayMs, RETRY_POLICY } from '../../nodes/share
 
 describe('gatewayPath', () => {
 	it('URL-encodes every interpolated segment and keeps the literal path', () => {
-		expect(gatewayPath`/api/${'my session'}/groups/${'120363@g.us'}/leave`).toBe('/api/my%20session/groups/120363%40g.us/leave');
+		expect(gatewayPath`/api/${'my session'}/groups/${'120363@g.us'}/leave`).toBe(
+			'/api/my%20session/groups/120363%40g.us/leave',
+		);
 		expect(gatewayPath`/api/${'s'}/chats/${'5511@c.us'}/messages/${'true_5511@c.us_3EB0ABC'}`).toBe(
 			'/api/s/chats/5511%40c.us/messages/true_5511%40c.us_3EB0ABC',
 		);
 	});
 
 	it('cannot be steered to another path by a segment containing slashes, dots or a query', () => {
-		expect(gatewayPath`/instance/restart/${'../webhook/set/x?y=1#z'}`).toBe('/instance/restart/..%2Fwebhook%2Fset%2Fx%3Fy%3D1%23z');
+		expect(gatewayPath`/instance/restart/${'../webhook/set/x?y=1#z'}`).toBe(
+			'/instance/restart/..%2Fwebhook%2Fset%2Fx%3Fy%3D1%23z',
+		);
 	});
 });
 
@@ -44,7 +48,9 @@ describe('normalizeBaseUrl and joinUrl', () => {
 
 describe('retry policy', () => {
 	it('retries only 429 and 503', () => {
-		expect([400, 401, 404, 422, 429, 500, 501, 502, 503, 504].filter(isRetryableStatus)).toEqual([429, 503]);
+		expect([400, 401, 404, 422, 429, 500, 501, 502, 503, 504].filter(isRetryableStatus)).toEqual([
+			429, 503,
+		]);
 	});
 
 	it('backs off exponentially without Retry-After', () => {

@@ -141,7 +141,9 @@ export function extractGatewayMessage(body: unknown, statusCode: number): string
 		}
 		return truncate(text);
 	}
-	if (Buffer.isBuffer(body)) return extractGatewayMessage(body.toString('utf8'), statusCode);
+	if (Buffer.isBuffer(body) || body instanceof ArrayBuffer) {
+		return extractGatewayMessage(Buffer.from(body as ArrayBuffer).toString('utf8'), statusCode);
+	}
 	const text = truncate(
 		Array.isArray(body) ? messageText(body) : isObject(body) ? objectMessage(body) : '',
 	);
