@@ -1,0 +1,89 @@
+// Everything one simulator owns: state, logs, pending faults, the webhook dispatcher. No module-level state,
+// so any number of simulators can run side by side.
+import type { IncomingHttpHeaders } from 'node:http';
+
+import { buildSeedState } from './seed.cts';
+import type { Instance, SimState } from './state.cts';
+import type { FaultRule, RecordedRequest } from './types.cts';
+import { WebhookDispatcher, type EventSink, type WebhookEvent } from './webhooks.cts';
+
+export class Core {
+	state: SimState = buildSeedState();
+	readonly requests: RecordedRequest[] = [];
+	readonly faults: FaultRule[] = [];
+	readonly webhooks: WebhookDispatcher;
+	/** Aborted on stop, so pending latency and send delays end at once. */
+	readonly lifetime = new AbortController();
+	baseUrl = '';
+
+	constructor(readonly apiKey: string) {
+		this.webhooks = new WebhookDispatcher(() => this.baseUrl);
+	}
+
+	instance(name: string): Instance | undefined {
+		return this.state.instances.get(name);
+	}
+
+	/** Back to the seed: state, request log, deliveries, faults and webhook configs. */
+	reset(): void {
+		this.state = buildSeedState();
+		this.requests.length = 0;
+		this.faults.length = 0;
+		this.webhooks.reset();
+	}
+}
+
+export type Family = 'session' | 'instance' | 'control';
+
+export interface Reply {
+	status: number;
+	/** Serialised as JSON unless `raw` is given; undefined sends an empty body. */
+	body?: unknown;
+	raw?: Buffer;
+	contentType?: string;
+	headers?: Record<string, string>;
+}
+
+export interface RequestContext {
+	core: Core;
+	method: string;
+	/** Raw path, still percent-encoded, without the query string. */
+	rawPath: string;
+	/** Path and query as received (what Evolution's "Cannot POST ..." message quotes). */
+	url: string;
+	params: Record<string, string>;
+	query: Record<string, string | string[]>;
+	headers: IncomingHttpHeaders;
+	body: unknown;
+	apiKey: string | undefined;
+	/** Webhook events raised while handling; they are sent once the response has gone out. */
+	events: EventSink;
+	/** Tells the request log how the route judged the apikey header. */
+	setAuth(auth: RecordedRequest['auth']): void;
+}
+
+export type Handler = (context: RequestContext) => Reply | Promise<Reply>;
+
+export interface Route {
+	method: string;
+	/** Segments separated by `/`; `:name` captures one (percent-decoded) segment. */
+	pattern: string;
+	family: Family;
+	handler: Handler;
+}
+
+/** Queues events during a request and sends them after the response, as Evolution's fire-and-forget does. */
+export class DeferredEvents implements EventSink {
+	private readonly queued: Array<[Instance, WebhookEvent, unknown]> = [];
+
+	constructor(private readonly target: EventSink) {}
+
+	emit(instance: Instance, event: WebhookEvent, data: unknown): void {
+		this.queued.push([instance, event, data]);
+	}
+
+	flush(): void {
+		for (const [instance, event, data] of this.queued.splice(0))
+			this.target.emit(instance, event, data);
+	}
+}

@@ -1,0 +1,96 @@
+// Gateway-side happenings that produce webhook events: messages, deletions, connection changes, QR codes.
+import { contactJid, newPairingCode, newQrPayload, newShortMessageId } from './ids.cts';
+import { qrCodeDataUri } from './png.cts';
+import { evolutionKey, evolutionUpsertData } from './render.cts';
+import {
+	addMessage,
+	recordStatus,
+	type ConnectionState,
+	type Instance,
+	type MessageContent,
+	type StoredMessage,
+} from './state.cts';
+import type { EventSink } from './webhooks.cts';
+
+/** MESSAGES_UPSERT for every message; API sends also produce SEND_MESSAGE, as Evolution does. */
+export function emitMessage(
+	sink: EventSink,
+	baseUrl: string,
+	instance: Instance,
+	message: StoredMessage,
+): void {
+	const content = message.content;
+	const wantsBase64 = instance.webhook?.webhook_base64 === true && content.type === 'media';
+	const base64 = wantsBase64
+		? instance.files.get(content.file)?.data.toString('base64')
+		: undefined;
+	const data = evolutionUpsertData(instance, message, baseUrl, base64);
+	sink.emit(instance, 'MESSAGES_UPSERT', data);
+	if (message.fromMe && message.source === 'api') sink.emit(instance, 'SEND_MESSAGE', data);
+}
+
+/** MESSAGES_DELETE carries just the Baileys key of the revoked message. */
+export function emitDeletion(sink: EventSink, instance: Instance, message: StoredMessage): void {
+	sink.emit(instance, 'MESSAGES_DELETE', evolutionKey(instance, message));
+}
+
+export interface OutgoingOptions {
+	quotedId?: string;
+	mentions?: string[];
+}
+
+/** A message the account sends through the API: stored (so reads find it) with ack SERVER. */
+export function storeOutgoingMessage(
+	instance: Instance,
+	chatId: string,
+	content: MessageContent,
+	options: OutgoingOptions = {},
+): StoredMessage {
+	const message: StoredMessage = {
+		shortId: newShortMessageId(),
+		chatId,
+		fromMe: true,
+		timestamp: Math.floor(Date.now() / 1000),
+		content,
+		source: 'api',
+		pushName: instance.profileName,
+		quotedId: options.quotedId,
+		mentions: options.mentions?.length ? options.mentions : undefined,
+		ack: 1,
+		statusLog: [],
+		reactions: {},
+	};
+	recordStatus(message, 'SERVER_ACK');
+	return addMessage(instance, message);
+}
+
+const CLOSE_REASON = 428;
+
+/** Moves an instance to a connection state and announces it with CONNECTION_UPDATE. */
+export function changeConnectionState(
+	sink: EventSink,
+	instance: Instance,
+	state: ConnectionState,
+): void {
+	instance.state = state;
+	if (state === 'open') instance.wuid = contactJid(instance.ownerNumber);
+	sink.emit(instance, 'CONNECTION_UPDATE', {
+		instance: instance.name,
+		state,
+		statusReason: state === 'close' ? CLOSE_REASON : 200,
+	});
+}
+
+/** A fresh QR code (a real PNG) plus a pairing code, as QRCODE_UPDATED delivers them. */
+export function emitQrCode(sink: EventSink, instance: Instance): void {
+	instance.pairingCode ??= newPairingCode().replace('-', '');
+	const code = newQrPayload();
+	sink.emit(instance, 'QRCODE_UPDATED', {
+		qrcode: {
+			instance: instance.name,
+			pairingCode: instance.pairingCode,
+			code,
+			base64: qrCodeDataUri(code),
+		},
+	});
+}

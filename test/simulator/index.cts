@@ -1,0 +1,131 @@
+// Programmatic entry point: start a simulator (port 0 for tests), drive it, stop it.
+import {
+	injectDeletion,
+	injectInbound,
+	setConnectionState,
+	snapshotOf,
+	validFaultRule,
+} from './control.cts';
+import { Core } from './core.cts';
+import { controlRoutes } from './routes/control.cts';
+import { instanceAdminRoutes } from './routes/instance-admin.cts';
+import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
+import { sessionAccountRoutes } from './routes/session-account.cts';
+import { sessionMessagingRoutes } from './routes/session-messaging.cts';
+import { DEFAULT_API_KEY } from './seed.cts';
+import { SimulatorServer } from './server.cts';
+import { findMessage, type WebhookConfig } from './state.cts';
+import type {
+	DeletionInput,
+	FaultRule,
+	InboundMessageInput,
+	InstanceState,
+	MessageSnapshot,
+	RecordedRequest,
+	SimulatorOptions,
+	WebhookDelivery,
+} from './types.cts';
+
+export type {
+	DeletionInput,
+	FaultRule,
+	InboundMessageInput,
+	InstanceState,
+	MessageSnapshot,
+	RecordedRequest,
+	SimulatorOptions,
+	WebhookDelivery,
+} from './types.cts';
+export type { WebhookConfig } from './state.cts';
+export { SEED, DEFAULT_API_KEY } from './seed.cts';
+export { WEBHOOK_EVENTS } from './webhooks.cts';
+
+export interface Simulator {
+	/** e.g. http://127.0.0.1:41234 (no trailing slash). */
+	readonly url: string;
+	readonly apiKey: string;
+	/** API requests in arrival order (not /__sim/ control calls). Cleared in place by reset(). */
+	readonly requests: RecordedRequest[];
+	/** Completed webhook deliveries (with status or error), in completion order. */
+	readonly deliveries: WebhookDelivery[];
+	stop(): Promise<void>;
+	/** Back to the seed state; clears both logs, pending faults and webhook configurations. */
+	reset(): void;
+	/** Queues a rule; rules are consumed in order by the next matching requests, before auth. */
+	injectFault(rule: FaultRule): void;
+	injectInboundMessage(input: InboundMessageInput): Promise<MessageSnapshot>;
+	injectDeletion(input: DeletionInput): Promise<void>;
+	setInstanceState(instance: string, state: InstanceState): void;
+	/** Resolves once `deliveries.length >= count`; rejects after `timeoutMs` (default 5000). */
+	waitForDeliveries(count: number, timeoutMs?: number): Promise<WebhookDelivery[]>;
+	/** A stored message by full or short id, in every shape; undefined when unknown or deleted. */
+	findMessage(instance: string, messageId: string): MessageSnapshot | undefined;
+	/** The instance's stored webhook configuration (null when never set). */
+	getWebhook(instance: string): WebhookConfig | null;
+	getInstanceState(instance: string): InstanceState | undefined;
+	/** Requests to paths containing `pathPart` (and of `method`, when given). */
+	requestsTo(pathPart: string, method?: string): RecordedRequest[];
+	clearLogs(): void;
+}
+
+const ALL_ROUTES = [
+	...sessionAccountRoutes,
+	...sessionMessagingRoutes,
+	...instanceAdminRoutes,
+	...instanceMessagingRoutes,
+	...controlRoutes,
+];
+
+const DEFAULT_DELIVERY_WAIT_MS = 5000;
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+	const core = new Core(options.apiKey ?? DEFAULT_API_KEY);
+	const server = new SimulatorServer(core, ALL_ROUTES);
+	core.baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+	let stopped: Promise<void> | undefined;
+
+	return {
+		url: core.baseUrl,
+		apiKey: core.apiKey,
+		requests: core.requests,
+		deliveries: core.webhooks.deliveries,
+		stop() {
+			stopped ??= (async () => {
+				core.lifetime.abort();
+				core.webhooks.close();
+				await server.close();
+			})();
+			return stopped;
+		},
+		reset: () => core.reset(),
+		injectFault: (rule) => {
+			core.faults.push(validFaultRule(rule));
+		},
+		injectInboundMessage: async (input) => injectInbound(core, core.webhooks, input),
+		injectDeletion: async (input) => {
+			injectDeletion(core, core.webhooks, input);
+		},
+		setInstanceState: (instance, state) => setConnectionState(core, core.webhooks, instance, state),
+		waitForDeliveries: (count, timeoutMs = DEFAULT_DELIVERY_WAIT_MS) =>
+			core.webhooks.waitFor(count, timeoutMs),
+		findMessage: (instanceName, messageId) => {
+			const instance = core.instance(instanceName);
+			const message = instance && findMessage(instance, messageId);
+			return instance && message ? snapshotOf(core, instance, message) : undefined;
+		},
+		getWebhook: (instance) => {
+			const config = core.instance(instance)?.webhook;
+			return config ? { ...config, events: [...config.events] } : null;
+		},
+		getInstanceState: (instance) => core.instance(instance)?.state,
+		requestsTo: (pathPart, method) =>
+			core.requests.filter(
+				(request) =>
+					request.path.includes(pathPart) && (!method || request.method === method.toUpperCase()),
+			),
+		clearLogs: () => {
+			core.requests.length = 0;
+			core.webhooks.deliveries.length = 0;
+		},
+	};
+}

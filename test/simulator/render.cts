@@ -1,0 +1,298 @@
+// Renders stored messages in each family's format: WAHA's WAMessage and Baileys/Evolution's WebMessageInfo.
+import { chatIdToJid, contactJid, fullMessageId, isGroupId } from './ids.cts';
+import {
+	ACK_NAMES,
+	ownerChatId,
+	senderChatId,
+	type Instance,
+	type MessageContent,
+	type StoredMessage,
+} from './state.cts';
+
+export function fileUrl(baseUrl: string, instance: Instance, file: string): string {
+	return `${baseUrl}/api/files/${encodeURIComponent(instance.name)}/${encodeURIComponent(file)}`;
+}
+
+export function fileUrlOrNull(
+	baseUrl: string,
+	instance: Instance,
+	file: string | null | undefined,
+): string | null {
+	return file ? fileUrl(baseUrl, instance, file) : null;
+}
+
+/** The text a message shows in a chat list: WAHA's `body`. */
+export function messageBody(content: MessageContent): string {
+	switch (content.type) {
+		case 'text':
+		case 'linkPreview':
+			return content.text;
+		case 'media':
+			return content.caption;
+		case 'vcard':
+			return content.vcard;
+		case 'poll':
+			return content.name;
+		case 'buttons':
+			return content.body;
+		case 'location':
+			return '';
+	}
+}
+
+export function evolutionKey(instance: Instance, message: StoredMessage): Record<string, unknown> {
+	const key: Record<string, unknown> = {
+		remoteJid: chatIdToJid(message.chatId),
+		fromMe: message.fromMe,
+		id: message.shortId,
+	};
+	if (isGroupId(message.chatId)) {
+		key.participant = message.fromMe
+			? contactJid(instance.ownerNumber)
+			: contactJid(message.author ?? '');
+	}
+	return key;
+}
+
+function contextInfo(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+): Record<string, unknown> | undefined {
+	const info: Record<string, unknown> = {};
+	const quoted = message.quotedId ? instance.messages.get(message.quotedId) : undefined;
+	if (message.quotedId) {
+		info.stanzaId = message.quotedId;
+		if (quoted) {
+			info.participant = chatIdToJid(senderChatId(instance, quoted));
+			info.quotedMessage = evolutionContent(instance, quoted, baseUrl, false).message;
+		}
+	}
+	if (message.mentions?.length) info.mentionedJid = message.mentions.map(contactJid);
+	return Object.keys(info).length > 0 ? info : undefined;
+}
+
+function buttonPayload(button: {
+	type: string;
+	text: string;
+	id?: string;
+	phoneNumber?: string;
+	copyCode?: string;
+	url?: string;
+}) {
+	const names: Record<string, string> = {
+		reply: 'quick_reply',
+		call: 'cta_call',
+		copy: 'cta_copy',
+		url: 'cta_url',
+	};
+	const params: Record<string, unknown> = { display_text: button.text };
+	if (button.id) params.id = button.id;
+	if (button.phoneNumber) params.phone_number = button.phoneNumber;
+	if (button.copyCode) params.copy_code = button.copyCode;
+	if (button.url) params.url = button.url;
+	return { name: names[button.type], buttonParamsJson: JSON.stringify(params) };
+}
+
+/**
+ * The Baileys `message` object and its `messageType`. `includeContext` adds reply/mention
+ * context; it is off when rendering a quoted message inside another one.
+ */
+export function evolutionContent(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+	includeContext = true,
+): { messageType: string; message: Record<string, unknown> } {
+	const context = includeContext ? contextInfo(instance, message, baseUrl) : undefined;
+	const withContext = (body: Record<string, unknown>) =>
+		context ? { ...body, contextInfo: context } : body;
+	const content = message.content;
+	switch (content.type) {
+		case 'text':
+			// API sends come back as extendedTextMessage (spec §2.8); plain inbound text is a `conversation`.
+			if (message.source === 'api' || context) {
+				return {
+					messageType: 'extendedTextMessage',
+					message: { extendedTextMessage: withContext({ text: content.text }) },
+				};
+			}
+			return { messageType: 'conversation', message: { conversation: content.text } };
+		case 'linkPreview':
+			return {
+				messageType: 'extendedTextMessage',
+				message: {
+					extendedTextMessage: withContext({
+						text: content.text,
+						matchedText: content.preview.url,
+						canonicalUrl: content.preview.url,
+						title: content.preview.title,
+						description: content.preview.description,
+						previewType: 'NONE',
+					}),
+				},
+			};
+		case 'media': {
+			const file = instance.files.get(content.file);
+			const media: Record<string, unknown> = {
+				url: fileUrl(baseUrl, instance, content.file),
+				mimetype: content.mimetype,
+				caption: content.caption,
+				fileLength: String(file?.data.length ?? 0),
+			};
+			if (file?.width !== undefined)
+				Object.assign(media, { width: file.width, height: file.height });
+			if (content.mediaType === 'documentMessage')
+				Object.assign(media, { fileName: content.fileName, title: content.fileName });
+			return {
+				messageType: content.mediaType,
+				message: { [content.mediaType]: withContext(media) },
+			};
+		}
+		case 'location':
+			return {
+				messageType: 'locationMessage',
+				message: {
+					locationMessage: {
+						degreesLatitude: content.latitude,
+						degreesLongitude: content.longitude,
+						name: content.name,
+						address: content.address,
+						contextInfo: context ?? {},
+					},
+				},
+			};
+		case 'vcard':
+			return {
+				messageType: 'contactMessage',
+				message: {
+					contactMessage: withContext({ displayName: content.displayName, vcard: content.vcard }),
+				},
+			};
+		case 'poll':
+			return {
+				messageType: 'pollCreationMessage',
+				message: {
+					pollCreationMessage: withContext({
+						name: content.name,
+						options: content.options.map((optionName) => ({ optionName })),
+						selectableOptionsCount: content.multipleAnswers ? 0 : 1,
+					}),
+				},
+			};
+		case 'buttons':
+			return {
+				messageType: 'interactiveMessage',
+				message: {
+					interactiveMessage: withContext({
+						header: { title: content.header, hasMediaAttachment: Boolean(content.headerImageUrl) },
+						body: { text: content.body },
+						footer: { text: content.footer },
+						nativeFlowMessage: { buttons: content.buttons.map(buttonPayload) },
+					}),
+				},
+			};
+	}
+}
+
+/** The `data` of a `messages.upsert` delivery (Evolution v1 shape). */
+export function evolutionUpsertData(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+	base64?: string,
+): Record<string, unknown> {
+	const { messageType, message: content } = evolutionContent(instance, message, baseUrl);
+	const data: Record<string, unknown> = {
+		key: evolutionKey(instance, message),
+		pushName: message.pushName,
+		message: base64 === undefined ? content : { ...content, base64 },
+	};
+	const context = (Object.values(content)[0] as Record<string, unknown> | undefined)?.contextInfo;
+	if (context && Object.keys(context).length > 0) data.contextInfo = context;
+	data.messageType = messageType;
+	data.messageTimestamp = message.timestamp;
+	data.owner = instance.name;
+	// The spec carries `source` only for messages sent by the account itself.
+	if (message.fromMe) data.source = message.source;
+	return data;
+}
+
+/** What Evolution's /message/send* answers: the pending WebMessageInfo, timestamp as a string. */
+export function evolutionSendResult(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+): Record<string, unknown> {
+	return {
+		key: evolutionKey(instance, message),
+		message: evolutionContent(instance, message, baseUrl).message,
+		messageTimestamp: String(message.timestamp),
+		status: 'PENDING',
+	};
+}
+
+/** WAHA's WAMessage (spec §2.2). */
+export function wahaMessage(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+	downloadMedia = true,
+): Record<string, unknown> {
+	const content = message.content;
+	const inGroup = isGroupId(message.chatId);
+	const me = ownerChatId(instance);
+	const result: Record<string, unknown> = {
+		id: fullMessageId(message.fromMe, message.chatId, message.shortId),
+		timestamp: message.timestamp,
+		from: message.fromMe ? me : message.chatId,
+		fromMe: message.fromMe,
+		source: message.source,
+		to: message.fromMe ? message.chatId : me,
+		participant: inGroup ? senderChatId(instance, message) : null,
+		body: messageBody(content),
+		hasMedia: content.type === 'media',
+		ack: message.ack,
+		ackName: ACK_NAMES[message.ack] ?? 'UNKNOWN',
+	};
+	if (content.type === 'media') {
+		result.media = downloadMedia
+			? {
+					url: fileUrl(baseUrl, instance, content.file),
+					mimetype: content.mimetype,
+					filename: content.fileName,
+					error: null,
+				}
+			: null;
+	}
+	if (inGroup && !message.fromMe) result.author = senderChatId(instance, message);
+	if (content.type === 'location') {
+		result.location = {
+			latitude: String(content.latitude),
+			longitude: String(content.longitude),
+			live: false,
+			name: content.name,
+			address: content.address,
+			description: [content.name, content.address].filter(Boolean).join('\n'),
+		};
+	}
+	if (content.type === 'vcard') result.vCards = [content.vcard];
+	result._data = {
+		key: evolutionKey(instance, message),
+		message: evolutionContent(instance, message, baseUrl).message,
+		messageTimestamp: message.timestamp,
+		pushName: message.pushName,
+	};
+	if (message.quotedId) {
+		const quoted = instance.messages.get(message.quotedId);
+		result.replyTo = quoted
+			? {
+					id: quoted.shortId,
+					participant: senderChatId(instance, quoted),
+					body: messageBody(quoted.content),
+					_data: evolutionContent(instance, quoted, baseUrl, false).message,
+				}
+			: { id: message.quotedId };
+	}
+	return result;
+}

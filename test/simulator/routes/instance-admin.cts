@@ -1,0 +1,258 @@
+// Instance family (Evolution v1): instances, presence, groups, webhook configuration.
+import type { RequestContext, Route } from '../core.cts';
+import { evolutionError } from '../errors.cts';
+import {
+	changeConnectionState,
+	emitMessage,
+	emitQrCode,
+	storeOutgoingMessage,
+} from '../events.cts';
+import { contactJid, GROUP_SUFFIX } from '../ids.cts';
+import { fileUrlOrNull } from '../render.cts';
+import type { Group, Instance } from '../state.cts';
+import { assertEvolutionBody, assertEvolutionGroupBody, type Schema } from '../validation.cts';
+import { DISABLED_WEBHOOK, WEBHOOK_EVENTS, isWebhookUrl } from '../webhooks.cts';
+import { instanceGuard, requireConnected } from './guards.cts';
+import { PRESENCES, resolveRecipient } from './instance-common.cts';
+
+const presenceSchema: Schema = {
+	type: 'object',
+	properties: { presence: { type: 'string', enum: PRESENCES } },
+	required: ['presence'],
+};
+
+const webhookSchema: Schema = {
+	type: 'object',
+	properties: {
+		url: { type: 'string' },
+		events: { type: 'array', minItems: 0, items: { type: 'string', enum: WEBHOOK_EVENTS } },
+	},
+	required: ['url'],
+};
+
+const groupJidSchema: Schema = {
+	type: 'object',
+	properties: { groupJid: { type: 'string', pattern: '^[\\d-]+@g.us$' } },
+	required: ['groupJid'],
+};
+
+const sendInviteSchema: Schema = {
+	type: 'object',
+	properties: {
+		groupJid: { type: 'string', minLength: 1 },
+		description: { type: 'string', minLength: 1 },
+		numbers: {
+			type: 'array',
+			minItems: 1,
+			items: { type: 'string', minLength: 10, pattern: '^\\d+$' },
+		},
+	},
+	required: ['groupJid', 'description', 'numbers'],
+};
+
+function instanceSummary(context: RequestContext, instance: Instance) {
+	const summary: Record<string, unknown> = {
+		instanceName: instance.name,
+		instanceId: instance.instanceId,
+	};
+	if (instance.wuid) {
+		Object.assign(summary, {
+			owner: instance.wuid,
+			profileName: instance.profileName,
+			profilePictureUrl: fileUrlOrNull(context.core.baseUrl, instance, instance.profilePictureFile),
+			profileStatus: instance.profileStatus,
+		});
+	}
+	Object.assign(summary, {
+		status: instance.state,
+		serverUrl: context.core.baseUrl,
+		apikey: instance.token,
+		integration: { integration: 'WHATSAPP-BAILEYS', token: instance.token },
+	});
+	return { instance: summary };
+}
+
+/** Evolution's unauthenticated root: handy to check that something answers at a base URL. */
+function welcome() {
+	return {
+		status: 200,
+		body: {
+			status: 200,
+			message: 'Welcome to the messaging gateway simulator, it is working!',
+			version: '1.8.2',
+		},
+	};
+}
+
+/** Global key: every instance. An instance's own token: just that instance. */
+function fetchInstances(context: RequestContext) {
+	const instances = [...context.core.state.instances.values()];
+	const byToken = instances.find((instance) => instance.token === context.apiKey);
+	const global = context.apiKey !== undefined && context.apiKey === context.core.apiKey;
+	context.setAuth(
+		global || byToken ? 'valid' : context.apiKey === undefined ? 'missing' : 'invalid',
+	);
+	if (!global && !byToken) throw evolutionError.unauthorized();
+	const wanted =
+		typeof context.query.instanceName === 'string' ? context.query.instanceName : undefined;
+	if (wanted !== undefined && !context.core.instance(wanted)) {
+		throw evolutionError.notFound(`Instance "${wanted}" not found`);
+	}
+	const visible = instances
+		.filter((instance) => global || instance === byToken)
+		.filter((instance) => wanted === undefined || instance.name === wanted);
+	return { status: 200, body: visible.map((instance) => instanceSummary(context, instance)) };
+}
+
+/** A connected instance stays open; any other starts pairing again: CONNECTION_UPDATE + QRCODE_UPDATED. */
+function restartInstance(context: RequestContext) {
+	const instance = instanceGuard(context);
+	if (instance.state !== 'open') {
+		changeConnectionState(context.events, instance, 'connecting');
+		emitQrCode(context.events, instance);
+	}
+	return { status: 200, body: { instance: { instance: instance.name, state: instance.state } } };
+}
+
+function setPresence(context: RequestContext) {
+	const instance = instanceGuard(context);
+	const body = assertEvolutionBody(context.body, presenceSchema);
+	requireConnected(instance);
+	instance.presence = String(body.presence);
+	// Evolution's controller returns nothing: 201 with an empty body.
+	return { status: 201 };
+}
+
+function groupInfo(context: RequestContext, instance: Instance, group: Group) {
+	return {
+		id: group.id,
+		subject: group.subject,
+		subjectOwner: contactJid(group.subjectOwner),
+		subjectTime: group.subjectTime,
+		pictureUrl: fileUrlOrNull(context.core.baseUrl, instance, group.pictureFile),
+		size: group.participants.length,
+		creation: group.creation,
+		owner: contactJid(group.owner),
+		desc: group.desc,
+		descId: group.descId,
+		restrict: group.restrict,
+		announce: group.announce,
+		participants: group.participants.map((participant) => ({
+			id: contactJid(participant.number),
+			admin: participant.admin,
+		})),
+	};
+}
+
+function withGroupSuffix(groupJid: string): string {
+	return groupJid.includes('@') ? groupJid : `${groupJid}${GROUP_SUFFIX}`;
+}
+
+function findGroupInfos(context: RequestContext) {
+	const instance = instanceGuard(context);
+	const groupJid = typeof context.query.groupJid === 'string' ? context.query.groupJid : undefined;
+	if (!groupJid) {
+		throw evolutionError.badRequest(
+			'The group id needs to be informed in the query',
+			'ex: "groupJid=120362@g.us"',
+		);
+	}
+	const body = assertEvolutionGroupBody({ groupJid: withGroupSuffix(groupJid) }, groupJidSchema);
+	requireConnected(instance);
+	const group = instance.groups.get(String(body.groupJid));
+	if (!group) throw evolutionError.notFound('Error fetching group', 'Error: item-not-found');
+	return { status: 200, body: groupInfo(context, instance, group) };
+}
+
+/** Sends `description` and the invite link as a text to every number; any failure is "No send invite". */
+function sendInvite(context: RequestContext) {
+	const instance = instanceGuard(context);
+	const body = assertEvolutionGroupBody(context.body, sendInviteSchema);
+	requireConnected(instance);
+	const group = instance.groups.get(withGroupSuffix(String(body.groupJid)));
+	if (!group) throw evolutionError.notFound('No send invite');
+	let recipients: string[];
+	try {
+		recipients = (body.numbers as string[]).map((number) => resolveRecipient(instance, number));
+	} catch {
+		throw evolutionError.notFound('No send invite');
+	}
+	const inviteUrl = `https://chat.messenger.net/${group.inviteCode}`;
+	for (const chatId of recipients) {
+		const message = storeOutgoingMessage(instance, chatId, {
+			type: 'text',
+			text: `${body.description}\n\n${inviteUrl}`,
+		});
+		emitMessage(context.events, context.core.baseUrl, instance, message);
+	}
+	return { status: 200, body: { send: true, inviteUrl } };
+}
+
+/**
+ * One webhook per instance, replaced on every call. `enabled` defaults to true; `enabled: false`
+ * clears url and events; an empty event list means every event.
+ */
+function setWebhook(context: RequestContext) {
+	const instance = instanceGuard(context);
+	const body = assertEvolutionBody(context.body, webhookSchema);
+	// Checked even when disabling, as Evolution does.
+	if (!isWebhookUrl(body.url)) throw evolutionError.badRequest('Invalid "url" property');
+	const enabled =
+		body.enabled === undefined || body.enabled === null ? true : body.enabled !== false;
+	const requested = Array.isArray(body.events) ? (body.events as string[]) : [];
+	const url = enabled ? String(body.url) : '';
+	const events = enabled ? (requested.length > 0 ? requested : [...WEBHOOK_EVENTS]) : [];
+	instance.webhook = {
+		enabled,
+		url,
+		events,
+		webhook_by_events: body.webhook_by_events === true,
+		webhook_base64: body.webhook_base64 === true,
+	};
+	// The answer echoes the optional flags only when they were sent.
+	const response: Record<string, unknown> = { url, events, enabled };
+	for (const key of ['webhook_by_events', 'webhook_base64'])
+		if (key in body) response[key] = body[key];
+	return { status: 201, body: { webhook: { instance: instance.name, webhook: response } } };
+}
+
+function findWebhook(context: RequestContext) {
+	const instance = instanceGuard(context);
+	return { status: 200, body: { ...(instance.webhook ?? DISABLED_WEBHOOK) } };
+}
+
+export const instanceAdminRoutes: Route[] = [
+	{ method: 'GET', pattern: '/', family: 'instance', handler: welcome },
+	{
+		method: 'GET',
+		pattern: '/instance/fetchInstances',
+		family: 'instance',
+		handler: fetchInstances,
+	},
+	{
+		method: 'PUT',
+		pattern: '/instance/restart/:instance',
+		family: 'instance',
+		handler: restartInstance,
+	},
+	{
+		method: 'POST',
+		pattern: '/instance/setPresence/:instance',
+		family: 'instance',
+		handler: setPresence,
+	},
+	{
+		method: 'GET',
+		pattern: '/group/findGroupInfos/:instance',
+		family: 'instance',
+		handler: findGroupInfos,
+	},
+	{
+		method: 'POST',
+		pattern: '/group/sendInvite/:instance',
+		family: 'instance',
+		handler: sendInvite,
+	},
+	{ method: 'POST', pattern: '/webhook/set/:instance', family: 'instance', handler: setWebhook },
+	{ method: 'GET', pattern: '/webhook/find/:instance', family: 'instance', handler: findWebhook },
+];

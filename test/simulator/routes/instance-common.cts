@@ -1,0 +1,81 @@
+// Pieces the instance-family (Evolution v1) routes share: schemas, recipients, send delays.
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { RequestContext } from '../core.cts';
+import { evolutionError } from '../errors.cts';
+import { contactChatId, createJid, isGroupId } from '../ids.cts';
+import { isRegistered, type Instance } from '../state.cts';
+import type { Schema } from '../validation.cts';
+
+export const PRESENCES = ['unavailable', 'available', 'composing', 'recording', 'paused'] as const;
+
+/** Evolution's number field: a type error reports its description. */
+export const numberSchema: Schema = { type: 'string', description: 'Invalid format' };
+
+export const sendOptionsSchema: Schema = {
+	type: 'object',
+	properties: {
+		delay: { type: 'integer' },
+		presence: { type: 'string', enum: PRESENCES },
+		linkPreview: { type: 'boolean' },
+		quoted: {
+			type: 'object',
+			properties: {
+				key: {
+					type: 'object',
+					properties: {
+						id: { type: 'string' },
+						remoteJid: { type: 'string' },
+						fromMe: { type: 'boolean' },
+					},
+					required: ['id'],
+				},
+				message: { type: 'object' },
+			},
+			required: ['key'],
+		},
+		mentions: {
+			type: 'object',
+			properties: {
+				everyOne: { type: 'boolean' },
+				mentioned: {
+					type: 'array',
+					minItems: 1,
+					items: {
+						type: 'string',
+						pattern: '^\\d+',
+						description: '"mentioned" must be an array of numeric strings',
+					},
+				},
+			},
+		},
+	},
+};
+
+/** Longest `options.delay` honoured, so a delay given in seconds by mistake cannot stall a test run. */
+const MAX_SEND_DELAY_MS = 10_000;
+
+/**
+ * The chat a `number` addresses, as a session-family chat id. Groups must be known (400 "Group
+ * not found"); contacts must be registered (400 `[{exists:false, jid, number}]`).
+ */
+export function resolveRecipient(instance: Instance, number: string): string {
+	const jid = createJid(number);
+	if (isGroupId(jid)) {
+		if (!instance.groups.has(jid)) throw evolutionError.badRequest('Group not found');
+		return jid;
+	}
+	const digits = jid.split('@')[0];
+	if (!/^\d{5,20}$/.test(digits) || !isRegistered(instance, digits)) {
+		throw evolutionError.badRequest({ exists: false, jid, number: digits });
+	}
+	return contactChatId(digits);
+}
+
+/** Evolution waits `options.delay` milliseconds (showing `presence`) before sending. */
+export async function applySendDelay(context: RequestContext, delay: unknown): Promise<void> {
+	if (typeof delay !== 'number' || delay <= 0) return;
+	await sleep(Math.min(delay, MAX_SEND_DELAY_MS), undefined, {
+		signal: context.core.lifetime.signal,
+	});
+}

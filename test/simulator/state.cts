@@ -1,0 +1,288 @@
+// The simulator's in-memory model: instances (sessions) and the account data each one holds.
+import type { MediaType, StoredFile } from './media.cts';
+import {
+	contactChatId,
+	contactJid,
+	isGroupId,
+	newRecordId,
+	numberOfContactId,
+	parseMessageId,
+} from './ids.cts';
+
+export type ConnectionState = 'open' | 'close' | 'connecting';
+
+/** Numbers with this prefix count as registered on the network even when no seed contact has them. */
+export const REGISTERED_NUMBER_PREFIX = '55';
+
+export interface WebhookConfig {
+	enabled: boolean;
+	url: string;
+	events: string[];
+	webhook_by_events: boolean;
+	webhook_base64: boolean;
+}
+
+export interface BusinessProfile {
+	description: string;
+	website: string[];
+	email: string;
+	category: string;
+	address: string;
+	business_hours: { timezone: string; business_config: Array<Record<string, unknown>> };
+}
+
+export interface Contact {
+	number: string;
+	/** The name saved in the address book ('' when not saved). */
+	name: string;
+	/** The push name the contact chose (`notify`). */
+	pushName: string;
+	verifiedName: string;
+	businessName: string;
+	pictureFile?: string;
+	business?: BusinessProfile;
+}
+
+export interface GroupParticipant {
+	number: string;
+	admin: 'superadmin' | 'admin' | null;
+}
+
+export interface Group {
+	id: string;
+	subject: string;
+	subjectOwner: string;
+	subjectTime: number;
+	creation: number;
+	owner: string;
+	desc: string;
+	descId: string;
+	restrict: boolean;
+	announce: boolean;
+	pictureFile?: string;
+	participants: GroupParticipant[];
+	inviteCode: string;
+}
+
+export interface Channel {
+	id: string;
+	name: string;
+	description: string;
+	invite: string;
+	role: 'OWNER' | 'ADMIN' | 'SUBSCRIBER' | 'GUEST';
+	verified: boolean;
+	subscribersCount: number;
+	pictureUrl?: string;
+	/** Directory metadata used by search-by-view. */
+	country?: string;
+	category?: string;
+	createdAt?: number;
+	trendScore?: number;
+}
+
+export interface ChatButton {
+	type: 'reply' | 'call' | 'copy' | 'url';
+	text: string;
+	id?: string;
+	phoneNumber?: string;
+	copyCode?: string;
+	url?: string;
+}
+
+export type MessageContent =
+	| { type: 'text'; text: string }
+	| {
+			type: 'media';
+			mediaType: MediaType;
+			file: string;
+			fileName: string;
+			mimetype: string;
+			caption: string;
+	  }
+	| { type: 'location'; latitude: number; longitude: number; name?: string; address?: string }
+	| { type: 'vcard'; displayName: string; vcard: string }
+	| { type: 'poll'; name: string; options: string[]; multipleAnswers: boolean }
+	| {
+			type: 'buttons';
+			header: string;
+			body: string;
+			footer: string;
+			buttons: ChatButton[];
+			headerImageUrl?: string;
+	  }
+	| {
+			type: 'linkPreview';
+			text: string;
+			preview: { url: string; title: string; description: string; imageUrl?: string };
+			highQuality: boolean;
+	  };
+
+export interface StatusRecord {
+	_id: string;
+	status: string;
+	datetime: number;
+}
+
+export interface StoredMessage {
+	shortId: string;
+	/** Session-family chat id: `<digits>@c.us` or `<id>@g.us`. */
+	chatId: string;
+	fromMe: boolean;
+	/** Number of the group member who wrote it (groups only, messages not from me). */
+	author?: string;
+	/** Seconds since the epoch. */
+	timestamp: number;
+	content: MessageContent;
+	/** `api` when sent through this gateway, `app` when typed on a phone. */
+	source: 'api' | 'app';
+	pushName: string;
+	quotedId?: string;
+	mentions?: string[];
+	ack: number;
+	statusLog: StatusRecord[];
+	/** Reactor chat id -> emoji. */
+	reactions: Record<string, string>;
+	/** Deleted for everyone: gone from reads, still in the status log. */
+	revoked?: boolean;
+}
+
+export interface ChatMeta {
+	id: string;
+	archived: boolean;
+	pinned: boolean;
+	unreadCount: number;
+}
+
+export interface Instance {
+	name: string;
+	instanceId: string;
+	/** The instance's own API key (Evolution accepts it besides the global key). */
+	token: string;
+	state: ConnectionState;
+	/** The account's number; known once the instance has been connected. */
+	ownerNumber: string;
+	/** Set once the instance has been connected: the webhook `sender`. */
+	wuid: string | null;
+	profileName: string;
+	profileStatus: string;
+	profilePictureFile: string | null;
+	presence: string;
+	pairingCode: string | null;
+	webhook: WebhookConfig | null;
+	contacts: Map<string, Contact>;
+	groups: Map<string, Group>;
+	channels: Map<string, Channel>;
+	chats: Map<string, ChatMeta>;
+	messages: Map<string, StoredMessage>;
+	files: Map<string, StoredFile>;
+}
+
+export interface SimState {
+	instances: Map<string, Instance>;
+	/** Public channels that search-by-view pages through. */
+	channelDirectory: Channel[];
+}
+
+export const ACK_NAMES: Record<number, string> = {
+	[-1]: 'ERROR',
+	0: 'PENDING',
+	1: 'SERVER',
+	2: 'DEVICE',
+	3: 'READ',
+	4: 'PLAYED',
+};
+
+/** Evolution's names for the same acknowledgement levels (findStatusMessage, messages.update). */
+export const ACK_STATUSES: Record<number, string> = {
+	[-1]: 'ERROR',
+	0: 'PENDING',
+	1: 'SERVER_ACK',
+	2: 'DELIVERY_ACK',
+	3: 'READ',
+	4: 'PLAYED',
+};
+
+/** WAHA's session status for an Evolution connection state. */
+export function sessionStatus(instance: Instance): 'WORKING' | 'SCAN_QR_CODE' | 'STOPPED' {
+	if (instance.state === 'open') return 'WORKING';
+	return instance.state === 'connecting' ? 'SCAN_QR_CODE' : 'STOPPED';
+}
+
+export function ownerChatId(instance: Instance): string {
+	return contactChatId(instance.ownerNumber);
+}
+
+export function ownerJid(instance: Instance): string {
+	return contactJid(instance.ownerNumber);
+}
+
+/** Seed contacts, the owner and every number starting with REGISTERED_NUMBER_PREFIX are on the network. */
+export function isRegistered(instance: Instance, number: string): boolean {
+	if (number === instance.ownerNumber || instance.contacts.has(number)) return true;
+	return number.startsWith(REGISTERED_NUMBER_PREFIX) && number.length >= 10 && number.length <= 15;
+}
+
+export function ensureChat(instance: Instance, chatId: string): ChatMeta {
+	let chat = instance.chats.get(chatId);
+	if (!chat) {
+		chat = { id: chatId, archived: false, pinned: false, unreadCount: 0 };
+		instance.chats.set(chatId, chat);
+	}
+	return chat;
+}
+
+/** Someone writing to us becomes a contact (with their push name), as the real address book does. */
+export function ensureContact(instance: Instance, number: string, pushName = ''): Contact {
+	let contact = instance.contacts.get(number);
+	if (!contact) {
+		contact = { number, name: '', pushName, verifiedName: '', businessName: '' };
+		instance.contacts.set(number, contact);
+	}
+	return contact;
+}
+
+export function chatDisplayName(instance: Instance, chatId: string): string | null {
+	if (isGroupId(chatId)) return instance.groups.get(chatId)?.subject ?? null;
+	const number = numberOfContactId(chatId);
+	const contact = number ? instance.contacts.get(number) : undefined;
+	return contact ? contact.name || contact.pushName || null : null;
+}
+
+export function addMessage(instance: Instance, message: StoredMessage): StoredMessage {
+	instance.messages.set(message.shortId, message);
+	const chat = ensureChat(instance, message.chatId);
+	if (!message.fromMe) chat.unreadCount += 1;
+	return message;
+}
+
+export function recordStatus(message: StoredMessage, status: string, datetime = Date.now()): void {
+	message.statusLog.push({ _id: newRecordId(), status, datetime });
+}
+
+/** Finds a message by full or short id; when a chat is given, the message must belong to it. */
+export function findMessage(
+	instance: Instance,
+	messageId: string,
+	chatId?: string,
+): StoredMessage | undefined {
+	const parsed = parseMessageId(messageId);
+	if (!parsed) return undefined;
+	const message = instance.messages.get(parsed.shortId);
+	if (!message || message.revoked) return undefined;
+	if (parsed.chatId !== undefined && parsed.chatId !== message.chatId) return undefined;
+	if (parsed.fromMe !== undefined && parsed.fromMe !== message.fromMe) return undefined;
+	if (chatId !== undefined && chatId !== message.chatId) return undefined;
+	return message;
+}
+
+export function messagesOfChat(instance: Instance, chatId: string): StoredMessage[] {
+	return [...instance.messages.values()]
+		.filter((message) => message.chatId === chatId && !message.revoked)
+		.sort((a, b) => a.timestamp - b.timestamp);
+}
+
+/** Which party wrote a message, as a session-family chat id. */
+export function senderChatId(instance: Instance, message: StoredMessage): string {
+	if (message.fromMe) return ownerChatId(instance);
+	return message.author ? contactChatId(message.author) : message.chatId;
+}

@@ -1,0 +1,117 @@
+// Helpers for tests that talk to a simulator: an HTTP client and a webhook receiver.
+import axios, { type AxiosInstance } from 'axios';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { startSimulator, type Simulator, type SimulatorOptions } from './index.cts';
+
+/**
+ * One simulator for the calling test file: started in beforeAll, reset after each test, stopped
+ * in afterAll. The returned object forwards to it, so tests write `sim.url`, `sim.requests`...
+ */
+export function useSimulator(options?: SimulatorOptions): Simulator {
+	let current: Simulator | undefined;
+	beforeAll(async () => {
+		current = await startSimulator(options);
+	});
+	afterEach(() => current?.reset());
+	afterAll(async () => {
+		await current?.stop();
+	});
+	return new Proxy({} as Simulator, {
+		get(_target, property) {
+			if (!current)
+				throw new Error('The simulator starts in beforeAll; use it inside hooks and tests');
+			return Reflect.get(current, property);
+		},
+	});
+}
+
+/**
+ * An axios client for the simulator that never throws on HTTP status. `apiKey: null` sends no
+ * apikey header at all.
+ */
+export function gatewayClient(
+	simulator: { url: string; apiKey: string },
+	apiKey: string | null = simulator.apiKey,
+): AxiosInstance {
+	return axios.create({
+		baseURL: simulator.url,
+		headers: apiKey === null ? {} : { apikey: apiKey },
+		validateStatus: () => true,
+	});
+}
+
+/** GET path of one message in the session family, with chat and message ids percent-encoded. */
+export function messagePath(session: string, chatId: string, messageId: string): string {
+	return `/api/${session}/chats/${encodeURIComponent(chatId)}/messages/${encodeURIComponent(messageId)}`;
+}
+
+export interface ReceivedWebhook {
+	method: string;
+	path: string;
+	headers: http.IncomingHttpHeaders;
+	body: unknown;
+}
+
+export interface WebhookReceiver {
+	/** e.g. http://127.0.0.1:40001/hooks */
+	url: string;
+	received: ReceivedWebhook[];
+	/** The status the receiver answers with (default 200). */
+	respondWith(status: number): void;
+	stop(): Promise<void>;
+}
+
+/** A local HTTP server that records the webhook deliveries it gets. */
+export function startWebhookReceiver(basePath = '/hooks'): Promise<WebhookReceiver> {
+	const received: ReceivedWebhook[] = [];
+	let status = 200;
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			let body: unknown = text;
+			try {
+				body = JSON.parse(text);
+			} catch {
+				// keep the raw text
+			}
+			received.push({
+				method: request.method ?? '',
+				path: request.url ?? '',
+				headers: request.headers,
+				body,
+			});
+			response.writeHead(status, { 'Content-Type': 'application/json' });
+			response.end(JSON.stringify({ received: true }));
+		});
+	});
+	return new Promise((resolve) => {
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as AddressInfo;
+			resolve({
+				url: `http://127.0.0.1:${port}${basePath}`,
+				received,
+				respondWith: (next) => {
+					status = next;
+				},
+				stop: () =>
+					new Promise<void>((done) => {
+						server.close(() => done());
+						server.closeAllConnections();
+					}),
+			});
+		});
+	});
+}
+
+/** A URL on which nothing listens: deliveries to it fail with a connection error. */
+export async function unusedUrl(): Promise<string> {
+	const server = http.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return `http://127.0.0.1:${port}/gone`;
+}

@@ -1,0 +1,104 @@
+// Public types of the simulator's programmatic API (re-exported by index.cts).
+
+export interface SimulatorOptions {
+	/** 0 (the default) picks a free port. */
+	port?: number;
+	/** Defaults to 127.0.0.1. */
+	host?: string;
+	/** The global API key; defaults to SEED.defaultApiKey. */
+	apiKey?: string;
+}
+
+export interface RecordedRequest {
+	method: string;
+	/** Raw path as received (still percent-encoded), without the query string. */
+	path: string;
+	/** Repeated keys become arrays. */
+	query: Record<string, string | string[]>;
+	/** Lower-case names; the apikey header is never stored. */
+	headers: Record<string, string>;
+	/** What the apikey header was, judged by the route that answered. */
+	auth: 'valid' | 'invalid' | 'missing';
+	/** Parsed JSON; the raw string when not JSON; undefined when empty. */
+	body: unknown;
+	at: number;
+	/** Set when an injected fault answered this request instead of the gateway logic. */
+	faulted?: boolean;
+}
+
+export interface WebhookDelivery {
+	url: string;
+	/** Lower-case dotted, as in the envelope: `messages.upsert`. */
+	event: string;
+	/** The JSON envelope: free-form, so tests can index into it. */
+	body: any;
+	status?: number;
+	error?: string;
+	/** The receiver's response body (first 4 KB), for debugging. */
+	responseBody?: string;
+	at: number;
+}
+
+export interface FaultRule {
+	match?: { method?: string; path?: string };
+	/** How many matching requests the rule answers; default 1. */
+	times?: number;
+	status?: number;
+	body?: unknown;
+	headers?: Record<string, string>;
+	/** Answer with this text/html body (status defaults to 502). */
+	html?: string;
+	/** Answer with an empty body (status defaults to 500). */
+	empty?: boolean;
+	/** Wait before answering; alone, the request is then answered normally. */
+	latencyMs?: number;
+	/** Destroy the socket without answering. */
+	dropSocket?: boolean;
+}
+
+export type InstanceState = 'open' | 'close' | 'connecting';
+
+export interface InboundMessageInput {
+	/** Defaults to the connected seed instance. */
+	instance?: string;
+	/** The contact who wrote (digits, `<digits>@c.us` or `<digits>@s.messenger.net`). With `fromMe`, the contact written to. */
+	from: string;
+	/** Deliver into this group (`<id>@g.us`) instead of the 1:1 chat with `from`. */
+	groupId?: string;
+	text?: string;
+	/** Without `base64`: a sample PDF when mimetype is application/pdf, else the sample PNG photo. */
+	media?: { mimetype?: string; fileName?: string; base64?: string; caption?: string };
+	location?: { latitude: number; longitude: number; name?: string; address?: string };
+	vcard?: { displayName: string; vcard: string };
+	/** Full or short id of the message this one replies to. */
+	replyTo?: string;
+	/** Defaults to the contact's push name. */
+	pushName?: string;
+	/** A message the account's owner typed on the phone (`source: "app"`). */
+	fromMe?: boolean;
+	/** 20-character short id; generated when absent. */
+	id?: string;
+	/** Seconds; defaults to now. */
+	timestamp?: number;
+}
+
+export interface DeletionInput {
+	instance: string;
+	chatId: string;
+	messageId: string;
+}
+
+/** A stored message in every shape tests need. */
+export interface MessageSnapshot {
+	/** Full id: `<fromMe>_<chatId>_<shortId>`. */
+	id: string;
+	shortId: string;
+	chatId: string;
+	remoteJid: string;
+	fromMe: boolean;
+	timestamp: number;
+	/** As GET /api/{session}/chats/{chatId}/messages/{id} returns it. */
+	waha: Record<string, unknown>;
+	/** As the `data` of a messages.upsert delivery (without base64). */
+	evolution: Record<string, unknown>;
+}

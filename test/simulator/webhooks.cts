@@ -1,0 +1,212 @@
+// Webhook configuration rules and deliveries, as Evolution API v1 does them.
+import http from 'node:http';
+import https from 'node:https';
+
+import type { WebhookDelivery } from './types.cts';
+import type { Instance, WebhookConfig } from './state.cts';
+
+/** Subscription name (UPPER_SNAKE) -> `event` in the delivered envelope (lower.dotted). */
+const EVENT_PAYLOAD_NAMES = {
+	APPLICATION_STARTUP: 'application.startup',
+	QRCODE_UPDATED: 'qrcode.updated',
+	MESSAGES_SET: 'messages.set',
+	MESSAGES_UPSERT: 'messages.upsert',
+	MESSAGES_UPDATE: 'messages.update',
+	MESSAGES_DELETE: 'messages.delete',
+	SEND_MESSAGE: 'send.message',
+	CONTACTS_SET: 'contacts.set',
+	CONTACTS_UPSERT: 'contacts.upsert',
+	CONTACTS_UPDATE: 'contacts.update',
+	PRESENCE_UPDATE: 'presence.update',
+	CHATS_SET: 'chats.set',
+	CHATS_UPSERT: 'chats.upsert',
+	CHATS_UPDATE: 'chats.update',
+	CHATS_DELETE: 'chats.delete',
+	GROUPS_UPSERT: 'groups.upsert',
+	GROUP_UPDATE: 'groups.update',
+	GROUP_PARTICIPANTS_UPDATE: 'group-participants.update',
+	CONNECTION_UPDATE: 'connection.update',
+	LABELS_EDIT: 'labels.edit',
+	LABELS_ASSOCIATION: 'labels.association',
+	CALL: 'call',
+	NEW_JWT_TOKEN: 'new.jwt',
+	TYPEBOT_START: 'typebot.start',
+	TYPEBOT_CHANGE_STATUS: 'typebot.change-status',
+	CHAMA_AI_ACTION: 'chama-ai.action',
+} as const;
+
+export type WebhookEvent = keyof typeof EVENT_PAYLOAD_NAMES;
+
+/** Every name POST /webhook/set accepts; also what an empty `events` list expands to. */
+export const WEBHOOK_EVENTS = Object.keys(EVENT_PAYLOAD_NAMES) as WebhookEvent[];
+
+export const DISABLED_WEBHOOK: WebhookConfig = {
+	enabled: false,
+	url: '',
+	events: [],
+	webhook_by_events: false,
+	webhook_base64: false,
+};
+
+const DELIVERY_TIMEOUT_MS = 10_000;
+const RESPONSE_BODY_LIMIT = 4096;
+
+/** `MESSAGES_UPSERT` -> `messages-upsert`, the suffix `webhook_by_events` appends. */
+export function kebabEvent(event: string): string {
+	return event.toLowerCase().replace(/_/g, '-');
+}
+
+/** The `isURL(url, {require_tld: false})` check Evolution applies before saving. */
+export function isWebhookUrl(value: unknown): value is string {
+	if (typeof value !== 'string' || /\s/.test(value)) return false;
+	try {
+		const url = new URL(value);
+		return ['http:', 'https:', 'ftp:'].includes(url.protocol) && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+/** Anything that accepts events: the dispatcher itself, or a request's queue that sends after the response. */
+export interface EventSink {
+	emit(instance: Instance, event: WebhookEvent, data: unknown): void;
+}
+
+interface Waiter {
+	count: number;
+	resolve: (deliveries: WebhookDelivery[]) => void;
+	reject: (error: Error) => void;
+}
+
+export class WebhookDispatcher implements EventSink {
+	readonly deliveries: WebhookDelivery[] = [];
+	private readonly waiters = new Set<Waiter>();
+	private readonly inFlight = new Set<http.ClientRequest>();
+	/** Bumped on reset so answers to older deliveries are not logged into the fresh log. */
+	private generation = 0;
+
+	constructor(private readonly serverUrl: () => string) {}
+
+	emit(instance: Instance, event: WebhookEvent, data: unknown): void {
+		const config = instance.webhook;
+		if (!config?.enabled || !isWebhookUrl(config.url) || !config.events.includes(event)) return;
+		const url = config.webhook_by_events ? `${config.url}/${kebabEvent(event)}` : config.url;
+		const body: Record<string, unknown> = {
+			event: EVENT_PAYLOAD_NAMES[event],
+			instance: instance.name,
+			data,
+			destination: config.url,
+			date_time: new Date().toISOString(),
+			sender: instance.wuid ?? undefined,
+			server_url: this.serverUrl(),
+			apikey: instance.token,
+		};
+		this.post(url, EVENT_PAYLOAD_NAMES[event], JSON.parse(JSON.stringify(body)));
+	}
+
+	/** One attempt, no retries, no signature: the outcome is only logged. */
+	private post(url: string, event: string, body: Record<string, unknown>): void {
+		const generation = this.generation;
+		const payload = JSON.stringify(body);
+		const finish = (outcome: Partial<WebhookDelivery>) => {
+			if (generation !== this.generation) return;
+			this.record({ url, event, body, ...outcome, at: Date.now() });
+		};
+		let target: URL;
+		try {
+			target = new URL(url);
+		} catch (error) {
+			finish({ error: (error as Error).message });
+			return;
+		}
+		const transport = target.protocol === 'https:' ? https : http;
+		const request = transport.request(
+			target,
+			{
+				method: 'POST',
+				headers: {
+					'Content-Type': 'application/json',
+					'Content-Length': Buffer.byteLength(payload),
+					Accept: 'application/json, text/plain, */*',
+				},
+				timeout: DELIVERY_TIMEOUT_MS,
+			},
+			(response) => {
+				const chunks: Buffer[] = [];
+				let size = 0;
+				response.on('data', (chunk: Buffer) => {
+					if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
+					size += chunk.length;
+				});
+				response.on('end', () => {
+					this.inFlight.delete(request);
+					const responseBody = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
+					finish({ status: response.statusCode, responseBody });
+				});
+				response.on('error', () => undefined);
+			},
+		);
+		this.inFlight.add(request);
+		request.on('timeout', () =>
+			request.destroy(new Error(`No answer within ${DELIVERY_TIMEOUT_MS} ms`)),
+		);
+		request.on('error', (error) => {
+			this.inFlight.delete(request);
+			finish({ error: error.message });
+		});
+		request.end(payload);
+	}
+
+	private record(delivery: WebhookDelivery): void {
+		this.deliveries.push(delivery);
+		for (const waiter of this.waiters) {
+			if (this.deliveries.length >= waiter.count) {
+				this.waiters.delete(waiter);
+				waiter.resolve([...this.deliveries]);
+			}
+		}
+	}
+
+	waitFor(count: number, timeoutMs: number): Promise<WebhookDelivery[]> {
+		if (this.deliveries.length >= count) return Promise.resolve([...this.deliveries]);
+		return new Promise((resolve, reject) => {
+			const waiter: Waiter = {
+				count,
+				resolve: (deliveries) => {
+					clearTimeout(timer);
+					resolve(deliveries);
+				},
+				reject: (error) => {
+					clearTimeout(timer);
+					reject(error);
+				},
+			};
+			const timer = setTimeout(() => {
+				this.waiters.delete(waiter);
+				const seen =
+					this.deliveries.map((delivery) => `${delivery.event} -> ${delivery.url}`).join(', ') ||
+					'none';
+				reject(
+					new Error(
+						`Expected ${count} webhook deliveries within ${timeoutMs} ms, got ${this.deliveries.length}: ${seen}`,
+					),
+				);
+			}, timeoutMs);
+			this.waiters.add(waiter);
+		});
+	}
+
+	/** Forget the log and abandon deliveries still on their way. */
+	reset(): void {
+		this.generation++;
+		this.deliveries.length = 0;
+		for (const request of this.inFlight) request.destroy();
+		this.inFlight.clear();
+	}
+
+	close(): void {
+		this.reset();
+		for (const waiter of this.waiters) waiter.reject(new Error('The simulator was stopped'));
+		this.waiters.clear();
+	}
+}
