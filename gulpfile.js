@@ -37,8 +37,23 @@ function shownFor(property, resource, operation) {
 	return matches('resource', resource) && (operation === undefined || matches('operation', operation));
 }
 
+function subOptionNames(property) {
+	if (property.type === 'collection') return property.options.map((option) => option.displayName);
+	if (property.type === 'fixedCollection') {
+		return property.options.flatMap((group) => group.values.map((value) => value.displayName));
+	}
+	return [];
+}
+
 function fieldLabel(property) {
-	return property.required ? `${property.displayName} *` : property.displayName;
+	const label = property.required ? `${property.displayName} *` : property.displayName;
+	const inner = subOptionNames(property);
+	return inner.length ? `${label} (${inner.join(', ')})` : label;
+}
+
+function fieldDescription(property) {
+	if (property.type !== 'collection') return plain(property.description);
+	return property.options.map((option) => `**${option.displayName}**: ${plain(option.description)}`).join('<br>');
 }
 
 function renderCredential(credential) {
@@ -87,7 +102,10 @@ function renderTriggerNode(node) {
 	const fields = properties.filter((property) => property.type !== 'notice' && property.name !== 'events');
 	if (fields.length) {
 		lines.push('| Field | Description |', '| --- | --- |');
-		for (const property of fields) lines.push(`| ${fieldLabel(property)} | ${plain(property.description)} |`);
+		for (const property of fields) {
+			const label = property.required ? `${property.displayName} *` : property.displayName;
+			lines.push(`| ${label} | ${fieldDescription(property)} |`);
+		}
 	}
 	return lines.join('\n').trimEnd();
 }

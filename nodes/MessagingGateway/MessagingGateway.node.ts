@@ -7,7 +7,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { router } from './actions/router';
-import * as session from './actions/session/Session.resource';
+import { listSearch } from './methods';
+import { operationProperties, resourceProperty } from './actions/resources';
 
 export class MessagingGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,18 +28,10 @@ export class MessagingGateway implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingGatewayApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [{ name: 'Session', value: 'session' }],
-				default: 'session',
-			},
-			...session.description,
-		],
+		properties: [resourceProperty, ...operationProperties],
 	};
+
+	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -113,7 +113,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 }
 
-class MapNodeTypes implements INodeTypes {
+export class MapNodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
 
 	getByName(nodeType: string) {
@@ -150,7 +150,7 @@ function inputNodeType(items: INodeExecutionData[]): INodeType {
 	};
 }
 
-function additionalDataFor(credentialsHelper: ICredentialsHelper, hooks: ExecutionLifecycleHooks) {
+export function additionalDataFor(credentialsHelper: ICredentialsHelper, hooks: ExecutionLifecycleHooks) {
 	const unused = () => {
 		throw new Error('Not available in the in-process harness');
 	};

@@ -1,24 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { MessagingGatewayType } from './node.type';
-import * as session from './session/Session.resource';
+import { resources } from './resources';
 
 type OperationExecutor = (
 	this: IExecuteFunctions,
 	itemIndex: number,
 ) => Promise<INodeExecutionData[]>;
 
-const resources: Record<
-	MessagingGatewayType['resource'],
+const operationsByResource: Record<
+	string,
 	Record<string, { execute: OperationExecutor }>
-> = {
-	session: {
-		requestPairingCode: session.requestPairingCode,
-		restart: session.restart,
-		setPresence: session.setPresence,
-	},
-};
+> = Object.fromEntries(
+	Object.entries(resources).map(([name, resource]) => [name, resource.operations]),
+);
 
 /**
  * Runs the selected operation once per input item: outputs are paired to their item, and with
@@ -35,7 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				itemIndex,
 			) as MessagingGatewayType['resource'];
 			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const executor = resources[resource]?.[operation]?.execute;
+			const executor = operationsByResource[resource]?.[operation]?.execute;
 			if (!executor) {
 				throw new NodeOperationError(
 					this.getNode(),
@@ -45,6 +41,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					},
 				);
 			}
+			// Send operations offer "Wait Between Items" in their Options; other operations have no such option.
+			const waitMs = this.getNodeParameter('options.waitBetweenItems', itemIndex, 0) as number;
+			if (itemIndex > 0 && waitMs > 0) await sleep(waitMs);
 			const results = await executor.call(this, itemIndex);
 			for (const result of results) {
 				returnData.push({ ...result, pairedItem: { item: itemIndex } });

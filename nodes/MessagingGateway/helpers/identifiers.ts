@@ -1,26 +1,134 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { RequestBodyStyle } from '../../shared/transport';
+
+/** What a user-supplied chat reference points at. */
+export type ChatKind = 'contact' | 'group' | 'channel';
+
+export interface ChatReference {
+	kind: ChatKind;
+	/** Contacts: the phone number digits with country code. Groups and channels: the full ID. */
+	value: string;
+}
+
+const KIND_EXAMPLES: Record<ChatKind, string> = {
+	contact:
+		'a phone number (+55 11 99999-9999), a chat ID (5511999999999@c.us) or a JID (5511999999999@s.messenger.net)',
+	group: 'a group ID (120363012345678901@g.us)',
+	channel: 'a channel ID (120363098765432101@newsletter)',
+};
+
+function acceptedShapes(kinds: readonly ChatKind[]): string {
+	const shapes = kinds.map((kind) => KIND_EXAMPLES[kind]);
+	return shapes.length === 1
+		? shapes[0]
+		: `${shapes.slice(0, -1).join(', ')} or ${shapes[shapes.length - 1]}`;
+}
+
+/** Classifies a phone number, chat ID, JID, group ID or channel ID as people paste them. */
+export function classifyChat(raw: unknown): ChatReference | undefined {
+	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	if (/^\d+(-\d+)?@g\.us$/.test(text)) return { kind: 'group', value: text };
+	if (/^\d+@newsletter$/.test(text)) return { kind: 'channel', value: text };
+	const contactId = /^(\d{6,15})@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/.exec(text);
+	if (contactId) return { kind: 'contact', value: contactId[1] };
+	const digits = text.replace(/[\s()+\-.]/g, '');
+	if (/^\d{8,15}$/.test(digits)) return { kind: 'contact', value: digits };
+	return undefined;
+}
+
+/**
+ * Reads a chat reference of one of the accepted kinds, or fails before any request with a
+ * message that names the field and the shapes it accepts.
+ */
+export function parseChat(
+	this: IExecuteFunctions,
+	raw: unknown,
+	field: string,
+	itemIndex: number,
+	accepted: readonly ChatKind[] = ['contact', 'group'],
+): ChatReference {
+	const reference = classifyChat(raw);
+	if (reference && accepted.includes(reference.kind)) return reference;
+	const shown =
+		typeof raw === 'string' || typeof raw === 'number' ? String(raw) : JSON.stringify(raw ?? '');
+	throw new NodeOperationError(
+		this.getNode(),
+		`${field} must be ${acceptedShapes(accepted)} (got "${shown}")`,
+		{
+			itemIndex,
+			description: 'Phone numbers need the country code; spaces, +, -, . and brackets are ignored.',
+		},
+	);
+}
+
+/** Session-family chat ID: contacts as <digits>@c.us; groups and channels unchanged. */
+export function toChatId(reference: ChatReference): string {
+	return reference.kind === 'contact' ? `${reference.value}@c.us` : reference.value;
+}
+
+/** JID as shape B bodies want it: contacts as <digits>@s.messenger.net; groups and channels unchanged. */
+export function toJid(reference: ChatReference): string {
+	return reference.kind === 'contact' ? `${reference.value}@s.messenger.net` : reference.value;
+}
+
+/** Instance-family `number`: digits for contacts; the gateway takes group IDs as they are. */
+export function toNumber(reference: ChatReference): string {
+	return reference.value;
+}
+
+/** The session and chat fields of a session-family body, in the credential's Request Body Style. */
+export function sessionAndChat(
+	style: RequestBodyStyle,
+	session: string,
+	reference: ChatReference,
+): IDataObject {
+	return style === 'jidSessionId'
+		? { sessionId: session, jid: toJid(reference) }
+		: { session, chatId: toChatId(reference) };
+}
 
 /** Digits of a phone number typed the way people type them: "+55 (11) 99999-9999" -> "5511999999999". */
 export function phoneDigits(
 	this: IExecuteFunctions,
-	value: unknown,
+	raw: unknown,
 	field: string,
 	itemIndex: number,
 ): string {
-	const text =
-		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	const digits = text.replace(/[\s()+\-.]/g, '');
-	if (!/^\d{8,15}$/.test(digits)) {
+	return parseChat.call(this, raw, field, itemIndex, ['contact']).value;
+}
+
+export interface FullMessageId {
+	fromMe: boolean;
+	chatId: string;
+	id: string;
+	/** The whole ID as the gateway knows it. */
+	serialized: string;
+}
+
+const FULL_MESSAGE_ID =
+	/^(true|false)_(\d+(?:-\d+)?@(?:c\.us|g\.us|newsletter|s\.messenger\.net|lid))_([A-Za-z0-9]+)(?:_\S+)?$/;
+
+/** A full message ID `<true|false>_<chat ID>_<id>`, or an error naming the field and the shape. */
+export function parseFullMessageId(
+	this: IExecuteFunctions,
+	raw: unknown,
+	field: string,
+	itemIndex: number,
+): FullMessageId {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const match = FULL_MESSAGE_ID.exec(text);
+	if (!match) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`${field} must be a phone number with country code, e.g. +55 11 99999-9999 (got "${text}")`,
+			`${field} must be a full message ID like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${text}")`,
 			{
 				itemIndex,
 				description:
-					'Use 8 to 15 digits including the country code; spaces, +, -, . and brackets are ignored.',
+					'A full message ID is <true|false>_<chat ID>_<id>: "id" of a message from the trigger, Get or a send operation.',
 			},
 		);
 	}
-	return digits;
+	return { fromMe: match[1] === 'true', chatId: match[2], id: match[3], serialized: text };
 }

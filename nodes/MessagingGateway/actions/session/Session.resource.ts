@@ -6,6 +6,9 @@ import * as setPresence from './setPresence.operation';
 
 export { requestPairingCode, restart, setPresence };
 
+/** The operations of this resource by value, for the router. */
+export const operations = { requestPairingCode, restart, setPresence };
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Operation',

@@ -1,0 +1,38 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as search from './search.operation';
+
+export { create, search };
+
+/** The operations of this resource by value, for the router. */
+export const operations = { create, search };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['channel'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Create a channel (newsletter) owned by the session, with a name, description and optional picture',
+				action: 'Create a channel',
+			},
+			{
+				name: 'Search',
+				value: 'search',
+				description:
+					'Find public channels by view (recommended, trending, popular, new), country and category',
+				action: 'Search channels',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...search.description,
+];

@@ -1,0 +1,55 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+import * as getProfilePicture from './getProfilePicture.operation';
+import * as getBusinessProfile from './getBusinessProfile.operation';
+
+export { get, getMany, getProfilePicture, getBusinessProfile };
+
+/** The operations of this resource by value, for the router. */
+export const operations = { get, getMany, getProfilePicture, getBusinessProfile };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['contact'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				description:
+					'Get one contact of the session (JID, saved name, push name, business name) by phone number, chat ID or JID',
+				action: 'Get a contact',
+			},
+			{
+				name: 'Get Business Profile',
+				value: 'getBusinessProfile',
+				description:
+					'Get the business profile of a contact (description, category, email, website, hours), or whether it is not a business',
+				action: 'Get the business profile of a contact',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the contacts the session knows',
+				action: 'Get many contacts',
+			},
+			{
+				name: 'Get Profile Picture',
+				value: 'getProfilePicture',
+				description:
+					'Get the profile picture URL of a contact, and optionally download the picture as a file',
+				action: 'Get the profile picture of a contact',
+			},
+		],
+		default: 'get',
+	},
+	...get.description,
+	...getMany.description,
+	...getProfilePicture.description,
+	...getBusinessProfile.description,
+];

@@ -1,0 +1,46 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { parseChat, toNumber } from '../../helpers/identifiers';
+import { contactLocator, sessionField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	contactLocator(
+		'contact',
+		'Contact',
+		'The contact whose business profile to read: a phone number with country code, a chat ID (…@c.us) or a JID (…@s.messenger.net). For a business account the output has isBusiness true with description, category, email, website, address and business hours; otherwise isBusiness is false.',
+	),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['getBusinessProfile'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
+	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/chat/fetchBusinessProfile/${session}`,
+		{ body: { number }, itemIndex },
+	);
+	// Both answers (business and "Not is business profile") are objects worth passing on as they are.
+	if (typeof response === 'object' && response !== null && !Array.isArray(response)) {
+		return [{ json: response as IDataObject }];
+	}
+	// An empty answer says nothing about the profile; keep the item so the workflow goes on.
+	return [{ json: { number } }];
+}

@@ -1,0 +1,41 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { groupIdLocator, readGroupId } from '../../helpers/group';
+import { sessionField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	{
+		...groupIdLocator,
+		description:
+			'The group to read, e.g. 120363012345678901@g.us. Returns its name (subject), description, settings and participants with their admin role.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['group'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const groupJid = readGroupId.call(this, itemIndex);
+	// The instance family takes the group in the query string, not in the path.
+	const group = (await gatewayApiRequest.call(
+		this,
+		'GET',
+		gatewayPath`/group/findGroupInfos/${session}`,
+		{ qs: { groupJid }, itemIndex },
+	)) as IDataObject | undefined;
+	return [{ json: group ?? {} }];
+}

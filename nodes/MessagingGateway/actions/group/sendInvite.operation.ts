@@ -1,0 +1,99 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { groupIdLocator, readGroupId } from '../../helpers/group';
+import { phoneDigits } from '../../helpers/identifiers';
+import { sessionField, waitBetweenItemsOption } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	{
+		...groupIdLocator,
+		description: 'The group whose invite link is sent, e.g. 120363012345678901@g.us',
+	},
+	{
+		displayName: 'Numbers',
+		name: 'numbers',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +55 11 99999-9999, +55 21 98888-7777',
+		description:
+			'Phone numbers with country code that receive the invite, separated by commas or new lines (an expression may also return a list)',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 3 },
+		placeholder: 'e.g. Join our weekend hiking group!',
+		description: 'The text sent with the invite link; the link is added after it',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [waitBetweenItemsOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['group'], operation: ['sendInvite'] } },
+	properties,
+);
+
+/** Splits "a, b; c" or a list from an expression into the numbers as typed. */
+function listedNumbers(raw: unknown): unknown[] {
+	const entries = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,;\n]/) : [raw];
+	return entries
+		.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
+		.filter((entry) => entry !== '' && entry !== undefined && entry !== null);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const groupJid = readGroupId.call(this, itemIndex);
+
+	const entries = listedNumbers(this.getNodeParameter('numbers', itemIndex));
+	if (entries.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Numbers must list at least one phone number', {
+			itemIndex,
+			description:
+				'Enter phone numbers with country code, separated by commas, e.g. +55 11 99999-9999.',
+		});
+	}
+	const digits = entries.map((entry, index) =>
+		phoneDigits.call(this, entry, `Numbers (entry ${index + 1})`, itemIndex),
+	);
+	// The same number twice would get the invite twice.
+	const numbers = [...new Set(digits)];
+
+	const text = (this.getNodeParameter('description', itemIndex) as string).trim();
+	if (text === '') {
+		throw new NodeOperationError(this.getNode(), 'Description must not be empty', {
+			itemIndex,
+			description: 'The gateway sends this text followed by the invite link, and requires it.',
+		});
+	}
+
+	const response = (await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/group/sendInvite/${session}`,
+		{ body: { groupJid, description: text, numbers }, itemIndex },
+	)) as IDataObject;
+	return [{ json: response }];
+}

@@ -1,0 +1,108 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { parseChat, toJid } from '../../helpers/identifiers';
+import { fieldError, readShortMessageId, textOf } from '../../helpers/message';
+import { sessionField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Without filters, the newest status records of all chats are returned',
+		options: [
+			{
+				displayName: 'Chat',
+				name: 'chat',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +55 11 99999-9999 or 120363012345678901@g.us',
+				description:
+					'Only records of this chat: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)',
+			},
+			{
+				displayName: 'From Me',
+				name: 'fromMe',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return only records of messages sent by this account (on) or only of messages received (off)',
+			},
+			{
+				displayName: 'Message ID',
+				name: 'messageId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 3EB0C767D26A1D3BB2F1',
+				description:
+					'Only records of this message: its full ID (false_5511999999999@c.us_3EB0…) or its short ID',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['findStatus'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const limit = Number(this.getNodeParameter('limit', itemIndex, 50));
+	if (!Number.isInteger(limit) || limit < 1) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Limit must be a whole number of 1 or more (got "${String(limit)}")`,
+		);
+	}
+
+	const where: IDataObject = {};
+	const messageId = textOf(filters.messageId);
+	if (messageId !== '') {
+		where.id = readShortMessageId.call(this, messageId, 'Message ID', itemIndex);
+	}
+	const chat = textOf(filters.chat);
+	if (chat !== '') {
+		where.remoteJid = toJid(parseChat.call(this, chat, 'Chat', itemIndex, ['contact', 'group']));
+	}
+	if (filters.fromMe !== undefined) where.fromMe = filters.fromMe === true;
+
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/chat/findStatusMessage/${session}`,
+		{ body: { where, limit }, itemIndex },
+	);
+	// One item per status record; no records, no items (users can turn on "Always Output Data").
+	const records = Array.isArray(response)
+		? (response as IDataObject[])
+		: typeof response === 'object' && response !== null && Object.keys(response).length > 0
+			? [response as IDataObject]
+			: [];
+	return records.map((record) => ({
+		json: typeof record === 'object' && record !== null ? record : { value: record },
+	}));
+}

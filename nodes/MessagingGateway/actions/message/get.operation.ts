@@ -1,0 +1,101 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
+import { parseFullMessageId } from '../../helpers/identifiers';
+import {
+	binaryPropertyField,
+	extensionForMimeType,
+	readBinaryPropertyName,
+	responseObject,
+} from '../../helpers/message';
+import { sessionField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	{
+		displayName: 'Message ID',
+		name: 'messageId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+		description:
+			'Full ID of the message, as the trigger, Get or a send operation output it (field ID or Message ID). The chat is taken from it.',
+	},
+	{
+		displayName: 'Download Media',
+		name: 'downloadMedia',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether the gateway should fetch the media of the message (image, audio, document…) and include a download link for it in the output',
+	},
+	{
+		displayName: 'Put Media in Binary',
+		name: 'mediaToBinary',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to download the media file into a binary field of the output item (messages without media output JSON only)',
+		displayOptions: { show: { downloadMedia: [true] } },
+	},
+	{
+		...binaryPropertyField,
+		displayOptions: { show: { downloadMedia: [true], mediaToBinary: [true] } },
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const messageId = parseFullMessageId.call(
+		this,
+		this.getNodeParameter('messageId', itemIndex),
+		'Message ID',
+		itemIndex,
+	);
+	const downloadMedia = this.getNodeParameter('downloadMedia', itemIndex, true) === true;
+	const mediaToBinary =
+		downloadMedia && this.getNodeParameter('mediaToBinary', itemIndex, true) === true;
+	const binaryPropertyName = mediaToBinary
+		? readBinaryPropertyName.call(this, itemIndex)
+		: undefined;
+
+	const response = await gatewayApiRequest.call(
+		this,
+		'GET',
+		gatewayPath`/api/${session}/chats/${messageId.chatId}/messages/${messageId.serialized}`,
+		{ qs: { downloadMedia }, itemIndex },
+	);
+	const json = responseObject(response);
+	const media = json.media as IDataObject | null | undefined;
+	if (!binaryPropertyName || typeof media?.url !== 'string' || media.url === '') {
+		return [{ json }];
+	}
+
+	// The transport sends the API key only when the file is on the gateway itself.
+	const file = await gatewayDownloadFile.call(this, media.url, itemIndex);
+	const mimeType =
+		(typeof media.mimetype === 'string' && media.mimetype) ||
+		file.mimeType ||
+		'application/octet-stream';
+	const fileName =
+		(typeof media.filename === 'string' && media.filename) ||
+		file.fileName ||
+		`${messageId.id}.${extensionForMimeType(mimeType)}`;
+	const binaryData = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
+	return [{ json, binary: { [binaryPropertyName]: binaryData } }];
+}

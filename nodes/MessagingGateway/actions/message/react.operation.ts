@@ -1,0 +1,124 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
+import type { FullMessageId } from '../../helpers/identifiers';
+import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../helpers/identifiers';
+import {
+	chatIdToJid,
+	fieldError,
+	participantOf,
+	responseObject,
+	textOf,
+} from '../../helpers/message';
+import { sessionField, waitBetweenItemsOption } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	{
+		displayName: 'Message ID',
+		name: 'messageId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+		description:
+			'Full ID of the message to react to, as the trigger, Get or a send operation output it (field ID or Message ID)',
+	},
+	{
+		displayName: 'Reaction',
+		name: 'reaction',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 👍',
+		description: 'The emoji to react with. Leave empty to remove your reaction from the message.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Sender',
+				name: 'sender',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +55 11 99999-9999',
+				description:
+					'Who wrote the message: a phone number with country code, a chat ID or a JID. Only used with the Request Body Style "JID + Session ID (Shape B)", which needs it; by default it is taken from the Message ID, which works for messages from a contact and for group messages whose ID ends with the participant.',
+			},
+			waitBetweenItemsOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['react'] } },
+	properties,
+);
+
+/** The JID of the message's author, for shape B: the Sender option, else derived from the ID. */
+function senderJid(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	messageId: FullMessageId,
+	senderOption: string,
+): string {
+	if (senderOption !== '') {
+		return toJid(parseChat.call(this, senderOption, 'Sender', itemIndex, ['contact']));
+	}
+	const chat = classifyChat(messageId.chatId);
+	const participant = participantOf(messageId);
+	if (chat?.kind === 'group' && participant) return chatIdToJid(participant);
+	// In a direct chat, a message not from me was written by the contact of the chat.
+	if (chat?.kind === 'contact' && !messageId.fromMe) return toJid(chat);
+	throw fieldError.call(
+		this,
+		itemIndex,
+		messageId.fromMe
+			? 'Sender is needed: the message was sent by this account and its ID does not say which number that is'
+			: 'Sender is needed: the Message ID of this group message does not end with the participant who wrote it',
+		'Add the option Sender with the phone number or JID of who wrote the message.',
+	);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const style = await getRequestBodyStyle.call(this);
+	const messageId = parseFullMessageId.call(
+		this,
+		this.getNodeParameter('messageId', itemIndex),
+		'Message ID',
+		itemIndex,
+	);
+	// An empty reaction is valid: it removes the reaction.
+	const reaction = textOf(this.getNodeParameter('reaction', itemIndex, ''));
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const body: IDataObject =
+		style === 'jidSessionId'
+			? {
+					sessionId: session,
+					jid: chatIdToJid(messageId.chatId),
+					messageId: messageId.serialized,
+					sender: senderJid.call(this, itemIndex, messageId, textOf(options.sender)),
+					reaction,
+				}
+			: { messageId: messageId.serialized, reaction, session };
+
+	const response = await gatewayApiRequest.call(this, 'PUT', '/api/reaction', {
+		body,
+		itemIndex,
+	});
+	return [{ json: { messageId: messageId.serialized, reaction, ...responseObject(response) } }];
+}

@@ -1,0 +1,214 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import {
+	gatewayApiRequest,
+	gatewayDownloadFile,
+	getRequestBodyStyle,
+} from '../../../shared/transport';
+import type { RequestBodyStyle } from '../../../shared/transport';
+import { fileSourceProperties } from '../../helpers/files';
+import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
+import { fieldError, isHttpUrl, readChat, responseObject, textOf } from '../../helpers/message';
+import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	chatLocator(
+		'chatId',
+		'Chat',
+		'The contact or group to write to: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)',
+	),
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		default: '',
+		typeOptions: { rows: 3 },
+		placeholder: 'e.g. Our new menu is online: https://example.com/menu',
+		description:
+			'The message text. It must contain the Preview URL; by default the URL is added at the end when it is missing.',
+	},
+	{
+		displayName: 'Preview URL',
+		name: 'previewUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/menu',
+		description: 'The http(s) link the preview card opens',
+	},
+	{
+		displayName: 'Preview Title',
+		name: 'previewTitle',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Our New Menu',
+		description:
+			'Title of the preview card. Required with the Request Body Style "JID + Session ID (Shape B)".',
+	},
+	{
+		displayName: 'Preview Description',
+		name: 'previewDescription',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Seasonal dishes, fresh bread every morning',
+		description:
+			'Text under the title of the preview card. Required with the Request Body Style "JID + Session ID (Shape B)".',
+	},
+	// The gateway takes the image as a URL or as base64, so no MIME type is asked for.
+	...fileSourceProperties('previewImage', 'Preview Image', true).filter(
+		(property) => property.name !== 'previewImageMimeType',
+	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Append URL to Text If Missing',
+				name: 'appendUrl',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to add the Preview URL at the end of the text when the text does not contain it (the gateway requires the text to contain it)',
+			},
+			{
+				displayName: 'High Quality Preview',
+				name: 'highQuality',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to send the preview image in high quality. Ignored with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
+			},
+			{
+				displayName: 'Reply To Message ID',
+				name: 'replyTo',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+				description:
+					'Full ID of the message to reply to. Not available with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
+			},
+			waitBetweenItemsOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['sendLinkPreview'] } },
+	properties,
+);
+
+/** The preview image as the body style wants it: `{url}` or base64 (shape B takes base64 only). */
+async function readPreviewImage(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	style: RequestBodyStyle,
+): Promise<IDataObject | string | undefined> {
+	const source = this.getNodeParameter('previewImageSource', itemIndex, 'none') as string;
+	if (source === 'url') {
+		const url = textOf(this.getNodeParameter('previewImageUrl', itemIndex, ''));
+		if (!isHttpUrl(url)) {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`Preview Image URL must be an http(s) URL (got "${url}")`,
+			);
+		}
+		if (style === 'chatIdSession') return { url };
+		// The transport sends the API key only when the image is on the gateway itself.
+		const file = await gatewayDownloadFile.call(this, url, itemIndex);
+		return file.data.toString('base64');
+	}
+	if (source === 'binary') {
+		const property = textOf(this.getNodeParameter('previewImageBinaryProperty', itemIndex, ''));
+		this.helpers.assertBinaryData(itemIndex, property);
+		const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+		return buffer.toString('base64');
+	}
+	return undefined;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const style = await getRequestBodyStyle.call(this);
+	const chat = readChat.call(this, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const url = textOf(this.getNodeParameter('previewUrl', itemIndex, ''));
+	if (!isHttpUrl(url)) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Preview URL must be an http(s) URL such as https://example.com/menu (got "${url}")`,
+		);
+	}
+	const rawText = this.getNodeParameter('text', itemIndex, '') as unknown;
+	let text = typeof rawText === 'string' ? rawText : textOf(rawText);
+	if (!text.includes(url)) {
+		if (options.appendUrl === false) {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`Text must contain the Preview URL ${url}`,
+				'Put the URL in the text, or turn on the option "Append URL to Text If Missing".',
+			);
+		}
+		text = text.trim() === '' ? url : `${text.trimEnd()}\n${url}`;
+	}
+
+	const title = textOf(this.getNodeParameter('previewTitle', itemIndex, ''));
+	const previewDescription = textOf(this.getNodeParameter('previewDescription', itemIndex, ''));
+	if (style === 'jidSessionId') {
+		const missing =
+			title === '' ? 'Preview Title' : previewDescription === '' ? 'Preview Description' : '';
+		if (missing !== '') {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`${missing} must not be empty`,
+				'The gateway needs a title and a description for the preview with the Request Body Style "JID + Session ID (Shape B)".',
+			);
+		}
+	}
+	const replyTo = textOf(options.replyTo);
+	const replyToId =
+		replyTo === ''
+			? undefined
+			: parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex).serialized;
+	if (replyToId !== undefined && style === 'jidSessionId') {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"`,
+			'The gateway takes replies to link previews only in the Request Body Style "Chat ID + Session (Shape A)". Remove the option or change the credential.',
+		);
+	}
+	const image = await readPreviewImage.call(this, itemIndex, style);
+
+	const preview: IDataObject = { url, title, description: previewDescription };
+	if (image !== undefined) preview.image = image;
+	const body: IDataObject = { ...sessionAndChat(style, session, chat), text, preview };
+	if (style === 'chatIdSession') {
+		if (replyToId !== undefined) body.reply_to = replyToId;
+		if (options.highQuality !== undefined)
+			body.linkPreviewHighQuality = options.highQuality === true;
+	}
+
+	const response = await gatewayApiRequest.call(this, 'POST', '/api/send/link-custom-preview', {
+		body,
+		itemIndex,
+	});
+	return [{ json: responseObject(response) }];
+}

@@ -1,0 +1,147 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
+import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
+import { fieldError, readChat, responseObject, textOf } from '../../helpers/message';
+import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	chatLocator(
+		'chatId',
+		'Chat',
+		'The contact or group to send the poll to: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)',
+	),
+	{
+		displayName: 'Question',
+		name: 'question',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Which trail on Saturday?',
+		description: 'The poll question',
+	},
+	{
+		displayName: 'Poll Options',
+		name: 'pollOptions',
+		type: 'string',
+		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Poll Option' },
+		required: true,
+		default: [],
+		placeholder: 'e.g. North Ridge',
+		description:
+			'The answers people can choose from: at least two different ones, in the order shown (an expression may also return a list)',
+	},
+	{
+		displayName: 'Allow Multiple Answers',
+		name: 'multipleAnswers',
+		type: 'boolean',
+		default: false,
+		description: 'Whether people can choose more than one answer',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Reply To Message ID',
+				name: 'replyTo',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+				description:
+					'Full ID of the message to reply to. Not available with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
+			},
+			waitBetweenItemsOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['sendPoll'] } },
+	properties,
+);
+
+/** The answers, trimmed, empty rows left out; fewer than two or a repeated answer is refused. */
+function readPollOptions(this: IExecuteFunctions, itemIndex: number): string[] {
+	const raw = this.getNodeParameter('pollOptions', itemIndex, []) as unknown;
+	// Rows may each hold a value or a list (an expression in one row returning an array).
+	const entries = (Array.isArray(raw) ? raw.flat() : [raw])
+		.map(textOf)
+		.filter((entry) => entry !== '');
+	const seen = new Set<string>();
+	for (const entry of entries) {
+		if (seen.has(entry)) {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`Poll Options must be different from each other ("${entry}" appears twice)`,
+			);
+		}
+		seen.add(entry);
+	}
+	if (entries.length < 2) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Poll Options must have at least 2 answers (got ${entries.length})`,
+			'Add another poll option.',
+		);
+	}
+	return entries;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const style = await getRequestBodyStyle.call(this);
+	const chat = readChat.call(this, itemIndex);
+	const name = textOf(this.getNodeParameter('question', itemIndex, ''));
+	if (name === '') {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Question must not be empty',
+			'Enter the poll question.',
+		);
+	}
+	const pollOptions = readPollOptions.call(this, itemIndex);
+	const multipleAnswers = this.getNodeParameter('multipleAnswers', itemIndex, false) === true;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const replyTo = textOf(options.replyTo);
+	const replyToId =
+		replyTo === ''
+			? undefined
+			: parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex).serialized;
+	if (replyToId !== undefined && style === 'jidSessionId') {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
+			'The gateway takes replies to polls only in the Request Body Style "Chat ID + Session (Shape A)". Remove the option or change the credential.',
+		);
+	}
+
+	const body: IDataObject = {
+		...sessionAndChat(style, session, chat),
+		poll: { name, options: pollOptions, multipleAnswers },
+	};
+	if (replyToId !== undefined) body.reply_to = replyToId;
+
+	const response = await gatewayApiRequest.call(this, 'POST', '/api/sendPoll', {
+		body,
+		itemIndex,
+	});
+	return [{ json: responseObject(response) }];
+}

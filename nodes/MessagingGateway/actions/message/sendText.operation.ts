@@ -1,0 +1,182 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { classifyChat, parseFullMessageId, toChatId, toNumber } from '../../helpers/identifiers';
+import {
+	chatIdToJid,
+	delayAndPresence,
+	delayOption,
+	fullIdFromKey,
+	fieldError,
+	presenceOption,
+	readChat,
+	responseObject,
+	textOf,
+} from '../../helpers/message';
+import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	sessionField,
+	chatLocator(
+		'chatId',
+		'Chat',
+		'The contact or group to write to: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)',
+	),
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		placeholder: 'e.g. Hello! Your order #1042 is ready for pickup.',
+		description: 'The message text',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			delayOption,
+			{
+				displayName: 'Link Preview',
+				name: 'linkPreview',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to show a preview of the first link in the text. The gateway shows one unless this is off.',
+			},
+			{
+				displayName: 'Mention Everyone',
+				name: 'mentionEveryone',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to mention every member of the group (groups only)',
+			},
+			{
+				displayName: 'Mention Numbers',
+				name: 'mentionNumbers',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +55 11 99999-9999, 5521988887777',
+				description:
+					'Phone numbers with country code to mention, separated by commas or spaces. Write @ followed by the number in the text where the mention should show, e.g. @5511999999999.',
+			},
+			presenceOption,
+			{
+				displayName: 'Reply To Message ID',
+				name: 'replyTo',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+				description:
+					'Full ID of the message to quote and reply to, as the trigger, Get or a send operation output it (field ID or Message ID)',
+			},
+			waitBetweenItemsOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['sendText'] } },
+	properties,
+);
+
+/**
+ * Numbers as people list them: "a, b; c", one per line, separated by spaces, or a list from an
+ * expression. A piece is split on spaces only when it is not a phone number as a whole, so
+ * "+55 11 99999-9999" stays one number.
+ */
+function listedNumbers(raw: unknown): unknown[] {
+	const entries = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,;\n]/) : [raw];
+	return entries
+		.flatMap((entry) => {
+			if (typeof entry !== 'string') return [entry];
+			const trimmed = entry.trim();
+			return classifyChat(trimmed) ? [trimmed] : trimmed.split(/\s+/);
+		})
+		.filter((entry) => entry !== '' && entry !== undefined && entry !== null);
+}
+
+function readMentionedNumbers(this: IExecuteFunctions, itemIndex: number, raw: unknown): string[] {
+	const numbers = listedNumbers(raw).map((entry, index, all) => {
+		const reference = classifyChat(entry);
+		if (reference?.kind === 'contact') return reference.value;
+		const shown = typeof entry === 'string' ? entry : JSON.stringify(entry);
+		const position = all.length > 1 ? ` (entry ${index + 1})` : '';
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Mention Numbers${position} must be a phone number with country code, e.g. +55 11 99999-9999 (got "${shown}")`,
+			'Separate several numbers with commas, e.g. +55 11 99999-9999, +55 21 98888-7777.',
+		);
+	});
+	return [...new Set(numbers)];
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const chat = readChat.call(this, itemIndex);
+	const rawText = this.getNodeParameter('text', itemIndex, '') as unknown;
+	// Sent as typed (line breaks and indentation matter); a number from an expression becomes text.
+	const text = typeof rawText === 'string' ? rawText : textOf(rawText);
+	if (text.trim() === '') {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Text must not be empty',
+			'Enter the message to send, or map it from an input field with an expression.',
+		);
+	}
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	const sendOptions = delayAndPresence.call(this, itemIndex, options);
+	if (options.linkPreview !== undefined) sendOptions.linkPreview = options.linkPreview === true;
+	const replyTo = typeof options.replyTo === 'string' ? options.replyTo.trim() : '';
+	if (replyTo !== '') {
+		const quoted = parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex);
+		sendOptions.quoted = {
+			key: { id: quoted.id, remoteJid: chatIdToJid(quoted.chatId), fromMe: quoted.fromMe },
+		};
+	}
+	const mentions: IDataObject = {};
+	if (options.mentionEveryone === true) {
+		if (chat.kind !== 'group') {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`Mention Everyone works only in groups, and Chat is a contact (${chat.value})`,
+				'Pick a group as Chat, or turn Mention Everyone off.',
+			);
+		}
+		mentions.everyOne = true;
+	}
+	const mentioned = readMentionedNumbers.call(this, itemIndex, options.mentionNumbers ?? '');
+	if (mentioned.length > 0) mentions.mentioned = mentioned;
+	if (Object.keys(mentions).length > 0) sendOptions.mentions = mentions;
+
+	const body: IDataObject = { number: toNumber(chat) };
+	if (Object.keys(sendOptions).length > 0) body.options = sendOptions;
+	body.textMessage = { text };
+
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/message/sendText/${session}`,
+		{ body, itemIndex },
+	);
+	const json = responseObject(response);
+	const messageId = fullIdFromKey(response, toChatId(chat));
+	return [{ json: messageId ? { ...json, messageId } : json }];
+}

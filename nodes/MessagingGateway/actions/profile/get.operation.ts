@@ -1,0 +1,42 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { sessionField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Many gateways do not implement this operation yet and answer "501 Not Implemented". The run then fails with that error.',
+		name: 'notImplementedNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		...sessionField,
+		description:
+			"The session name, also called instance name. Returns the account's chat ID, display name and picture URL.",
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['profile'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	// A gateway without this operation answers 501; the transport turns it into a clear error.
+	const profile = (await gatewayApiRequest.call(this, 'GET', gatewayPath`/api/${session}/profile`, {
+		itemIndex,
+	})) as IDataObject | undefined;
+	return [{ json: profile ?? {} }];
+}

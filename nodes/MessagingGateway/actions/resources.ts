@@ -1,0 +1,35 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as channel from './channel/Channel.resource';
+import * as chat from './chat/Chat.resource';
+import * as contact from './contact/Contact.resource';
+import * as group from './group/Group.resource';
+import * as message from './message/Message.resource';
+import * as profile from './profile/Profile.resource';
+import * as session from './session/Session.resource';
+import * as webhook from './webhook/Webhook.resource';
+
+/** Every resource of the node, in the order of the Resource dropdown. */
+export const resources = { channel, chat, contact, group, message, profile, session, webhook };
+
+export const resourceProperty: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Channel', value: 'channel' },
+		{ name: 'Chat', value: 'chat' },
+		{ name: 'Contact', value: 'contact' },
+		{ name: 'Group', value: 'group' },
+		{ name: 'Message', value: 'message' },
+		{ name: 'Profile', value: 'profile' },
+		{ name: 'Session', value: 'session' },
+		{ name: 'Webhook', value: 'webhook' },
+	],
+	default: 'message',
+};
+
+export const operationProperties: INodeProperties[] = Object.values(resources).flatMap(
+	(resource) => resource.description,
+);

@@ -1,0 +1,163 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { INSTANCE_EVENTS } from '../../../shared/events';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { sessionField } from '../common.descriptions';
+
+const EVENT_NAMES = new Set(INSTANCE_EVENTS.map((event) => event.name));
+/** Delivered names (messages.upsert) and any letter case are accepted too, as agents and expressions use them. */
+const EVENT_BY_ALIAS = new Map(
+	INSTANCE_EVENTS.flatMap((event) => [
+		[event.name, event.name],
+		[event.payloadEvent.toUpperCase(), event.name],
+	]),
+);
+
+const properties: INodeProperties[] = [
+	sessionField,
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/webhook',
+		description:
+			'The http(s) address the gateway posts events to. Each session has one webhook: this replaces the current one, including one a Messaging Gateway Trigger registered. Needed even when disabling.',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		default: [],
+		options: INSTANCE_EVENTS.map((event) => ({
+			name: event.displayName,
+			value: event.name,
+			description: event.description,
+		})),
+		description:
+			'The events to deliver. Leave empty for all events. Most workflows need Messages Upsert (new messages), QR Code Updated (pairing) and Messages Delete (deleted messages).',
+	},
+	{
+		displayName: 'Enabled',
+		name: 'enabled',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether the webhook delivers events. Turn off to stop all deliveries; the gateway then clears the URL and events.',
+	},
+	{
+		displayName: 'Webhook by Events',
+		name: 'webhookByEvents',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether each event goes to its own address: the URL followed by the event name, e.g. https://example.com/webhook/messages-upsert',
+	},
+	{
+		displayName: 'Include Media as Base64',
+		name: 'webhookBase64',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether new media messages (Messages Upsert) carry the file itself as base64 in message.base64',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['set'] } },
+	properties,
+);
+
+function readUrl(this: IExecuteFunctions, itemIndex: number): string {
+	const url = String(this.getNodeParameter('url', itemIndex) ?? '').trim();
+	let valid = false;
+	try {
+		const parsed = new URL(url);
+		valid = /^https?:$/.test(parsed.protocol) && parsed.hostname !== '' && !/\s/.test(url);
+	} catch {
+		valid = false;
+	}
+	if (!valid) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`URL must be an http(s) address such as https://example.com/webhook (got "${url}")`,
+			{
+				itemIndex,
+				description:
+					'The gateway checks the URL even when Enabled is off, so always give a valid address.',
+			},
+		);
+	}
+	return url;
+}
+
+function readEvents(this: IExecuteFunctions, itemIndex: number): string[] {
+	const raw = this.getNodeParameter('events', itemIndex, []) as unknown;
+	// An expression may give a comma-separated string instead of a list.
+	const events = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
+		.map((event) => String(event).trim())
+		.filter((event) => event !== '')
+		.map((event) => EVENT_BY_ALIAS.get(event.toUpperCase()) ?? event);
+	const unknown = events.filter((event) => !EVENT_NAMES.has(event));
+	if (unknown.length > 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Events has unknown event names: ${unknown.join(', ')}`,
+			{
+				itemIndex,
+				description: `Use names such as MESSAGES_UPSERT, QRCODE_UPDATED or MESSAGES_DELETE. Known names: ${[...EVENT_NAMES].join(', ')}.`,
+			},
+		);
+	}
+	return [...new Set(events)];
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = this.getNodeParameter('session', itemIndex) as string;
+	const url = readUrl.call(this, itemIndex);
+	// Always sent: an empty list means "all events", a missing one crashes some gateway versions.
+	const events = readEvents.call(this, itemIndex);
+	const body = {
+		enabled: this.getNodeParameter('enabled', itemIndex, true) as boolean,
+		url,
+		events,
+		webhook_by_events: this.getNodeParameter('webhookByEvents', itemIndex, false) as boolean,
+		webhook_base64: this.getNodeParameter('webhookBase64', itemIndex, false) as boolean,
+	};
+	const response = (await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/webhook/set/${session}`,
+		{
+			body,
+			itemIndex,
+		},
+	)) as IDataObject | undefined;
+
+	// {webhook: {instance|instanceName, webhook: {url, events, enabled, ...}}} -> one flat record.
+	const outer = (response?.webhook ?? {}) as IDataObject;
+	const saved = outer.webhook;
+	if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) {
+		// Another shape is kept as it is; no body at all means the request itself is the best record.
+		const isRecord = typeof response === 'object' && response !== null && !Array.isArray(response);
+		return [{ json: isRecord ? response : { session, ...body } }];
+	}
+	return [
+		{
+			json: {
+				session: outer.instance ?? outer.instanceName ?? session,
+				...(saved as IDataObject),
+			},
+		},
+	];
+}

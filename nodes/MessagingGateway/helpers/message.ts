@@ -1,0 +1,209 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ChatReference, FullMessageId } from './identifiers';
+import { classifyChat, parseChat, parseFullMessageId, toJid } from './identifiers';
+
+/** A chat picked with `chatLocator`, as a contact or group reference (channels are refused). */
+export function readChat(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	name = 'chatId',
+	displayName = 'Chat',
+): ChatReference {
+	const raw = this.getNodeParameter(name, itemIndex, undefined, { extractValue: true });
+	return parseChat.call(this, raw, displayName, itemIndex, ['contact', 'group']);
+}
+
+/** A chat ID taken from a message ID (…@c.us, …@s.messenger.net, …@g.us, …@lid) as a JID. */
+export function chatIdToJid(chatId: string): string {
+	const reference = classifyChat(chatId);
+	return reference ? toJid(reference) : chatId;
+}
+
+/** A JID from an instance-family key (…@s.messenger.net) as the session family's chat ID (…@c.us). */
+export function jidToChatId(jid: string): string {
+	const contact = /^(\d+)@(s\.messenger\.net|s\.whatsapp\.net|c\.us)$/.exec(jid);
+	return contact ? `${contact[1]}@c.us` : jid;
+}
+
+/**
+ * The full message ID of an instance-family send result (`key: {remoteJid, fromMe, id}`), so
+ * users can chain React or Get; undefined when the gateway sent no key.
+ */
+export function fullIdFromKey(response: unknown, fallbackChatId: string): string | undefined {
+	const key = (response as IDataObject | undefined)?.key as IDataObject | undefined;
+	if (!key || typeof key.id !== 'string' || key.id === '') return undefined;
+	const chatId = typeof key.remoteJid === 'string' ? jidToChatId(key.remoteJid) : fallbackChatId;
+	const fromMe = typeof key.fromMe === 'boolean' ? key.fromMe : true;
+	return `${fromMe}_${chatId}_${key.id}`;
+}
+
+/** The group participant suffix of a full message ID (`…_<id>_<participant>`), if any. */
+export function participantOf(messageId: FullMessageId): string | undefined {
+	const prefix = `${messageId.fromMe}_${messageId.chatId}_${messageId.id}_`;
+	return messageId.serialized.startsWith(prefix)
+		? messageId.serialized.slice(prefix.length)
+		: undefined;
+}
+
+/** A full or short message ID as typed; the short ID is what instance-family bodies take. */
+export function readShortMessageId(
+	this: IExecuteFunctions,
+	raw: unknown,
+	field: string,
+	itemIndex: number,
+): string {
+	const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+	if (/^(true|false)_/.test(text)) return parseFullMessageId.call(this, text, field, itemIndex).id;
+	if (/^[A-Za-z0-9]+$/.test(text)) return text;
+	throw new NodeOperationError(
+		this.getNode(),
+		`${field} must be a message ID like 3EB0C767D26A1D3BB2F1 or false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${text}")`,
+		{
+			itemIndex,
+			description:
+				'Use the "id" of a message from the trigger, Get or a send operation (the full ID or the part after the last underscore).',
+		},
+	);
+}
+
+/** A validation error (thrown before any request) whose message names the field. */
+export function fieldError(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description?: string,
+): NodeOperationError {
+	return new NodeOperationError(this.getNode(), message, { itemIndex, description });
+}
+
+/** Trimmed text of a parameter that may come from an expression as a number or null. */
+export function textOf(raw: unknown): string {
+	if (typeof raw === 'string') return raw.trim();
+	if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+	return '';
+}
+
+export function isHttpUrl(text: string): boolean {
+	try {
+		const url = new URL(text);
+		return /^https?:$/.test(url.protocol) && url.hostname !== '' && !/\s/.test(text);
+	} catch {
+		return false;
+	}
+}
+
+/** The gateway's answer as an object; `{ success: true }` when it answered with nothing useful. */
+export function responseObject(response: unknown): IDataObject {
+	return typeof response === 'object' && response !== null && !Array.isArray(response)
+		? (response as IDataObject)
+		: { success: true };
+}
+
+export const delayOption: INodeProperties = {
+	displayName: 'Delay (Ms)',
+	name: 'delay',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 0 },
+	default: 1000,
+	description:
+		'Milliseconds the gateway waits before sending, showing the chosen presence (typing or recording) meanwhile',
+};
+
+export const presenceOption: INodeProperties = {
+	displayName: 'Presence While Delaying',
+	name: 'presence',
+	type: 'options',
+	default: 'composing',
+	options: [
+		{ name: 'Composing', value: 'composing', description: 'Show "typing…"' },
+		{ name: 'Recording', value: 'recording', description: 'Show "recording audio…"' },
+	],
+	description: 'What the chat shows during the delay',
+};
+
+/** `options.delay` and `options.presence` of an instance-family send, from the Options collection. */
+export function delayAndPresence(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): IDataObject {
+	const sendOptions: IDataObject = {};
+	if (options.delay !== undefined) {
+		const delay = Number(options.delay);
+		if (!Number.isInteger(delay) || delay < 0) {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`Delay (Ms) must be a whole number of milliseconds, 0 or more (got "${String(options.delay)}")`,
+			);
+		}
+		sendOptions.delay = delay;
+	}
+	if (options.presence !== undefined) {
+		const presence = String(options.presence);
+		if (presence !== 'composing' && presence !== 'recording') {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`Presence While Delaying must be composing or recording (got "${presence}")`,
+			);
+		}
+		sendOptions.presence = presence;
+	}
+	return sendOptions;
+}
+
+export const binaryPropertyField: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the output binary field to put the file in',
+};
+
+export function readBinaryPropertyName(this: IExecuteFunctions, itemIndex: number): string {
+	const name = textOf(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	if (name === '') {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Put Output File in Field must not be empty',
+			'Enter the name of the output binary field, e.g. data.',
+		);
+	}
+	return name;
+}
+
+const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
+	'application/msword': 'doc',
+	'application/pdf': 'pdf',
+	'application/vnd.ms-excel': 'xls',
+	'application/vnd.ms-powerpoint': 'ppt',
+	'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+	'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+	'application/zip': 'zip',
+	'audio/aac': 'aac',
+	'audio/amr': 'amr',
+	'audio/mp4': 'm4a',
+	'audio/mpeg': 'mp3',
+	'audio/ogg': 'ogg',
+	'image/gif': 'gif',
+	'image/jpeg': 'jpg',
+	'image/png': 'png',
+	'image/webp': 'webp',
+	'text/csv': 'csv',
+	'text/plain': 'txt',
+	'text/vcard': 'vcf',
+	'video/3gpp': '3gp',
+	'video/mp4': 'mp4',
+	'video/quicktime': 'mov',
+};
+
+/** "audio/ogg; codecs=opus" -> "ogg"; unknown types -> "bin". */
+export function extensionForMimeType(mimeType: string): string {
+	return EXTENSION_BY_MIME_TYPE[mimeType.split(';')[0].trim().toLowerCase()] ?? 'bin';
+}

@@ -1,0 +1,96 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
+
+const PAGE_SIZE = 50;
+
+function currentSession(this: ILoadOptionsFunctions): string {
+	const session = this.getCurrentNodeParameter('session');
+	return typeof session === 'string' ? session.trim() : '';
+}
+
+function matches(filter: string | undefined, ...texts: unknown[]): boolean {
+	if (!filter) return true;
+	const needle = filter.toLowerCase();
+	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(needle));
+}
+
+/** Chats of the session, newest first, from the conversation overview (offset-paged). */
+export async function searchChats(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const session = currentSession.call(this);
+	if (!session) return { results: [] };
+	const offset = Number(paginationToken ?? 0) || 0;
+	const chats = (await gatewayApiRequest.call(
+		this,
+		'GET',
+		gatewayPath`/api/${session}/chats/overview`,
+		{
+			qs: { limit: PAGE_SIZE, offset },
+		},
+	)) as IDataObject[];
+	const page = Array.isArray(chats) ? chats : [];
+	const results: INodeListSearchItems[] = page
+		.filter((chat) => matches(filter, chat.name, chat.id))
+		.map((chat) => ({
+			name:
+				typeof chat.name === 'string' && chat.name
+					? `${chat.name} (${String(chat.id)})`
+					: String(chat.id),
+			value: String(chat.id),
+		}));
+	return {
+		results,
+		paginationToken: page.length === PAGE_SIZE ? String(offset + PAGE_SIZE) : undefined,
+	};
+}
+
+/** Contacts of the session (offset-paged), shown by name and JID. */
+export async function searchContacts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const session = currentSession.call(this);
+	if (!session) return { results: [] };
+	const offset = Number(paginationToken ?? 0) || 0;
+	const response = (await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
+		qs: { sessionId: session, limit: PAGE_SIZE, offset },
+	})) as IDataObject;
+	const contacts = Array.isArray(response?.contacts) ? (response.contacts as IDataObject[]) : [];
+	const results: INodeListSearchItems[] = contacts
+		.filter((contact) =>
+			matches(filter, contact.name, contact.notify, contact.verifiedName, contact.jid),
+		)
+		.map((contact) => {
+			const label = [contact.name, contact.notify, contact.verifiedName].find(
+				(text) => typeof text === 'string' && text !== '',
+			);
+			return {
+				name: label ? `${String(label)} (${String(contact.jid)})` : String(contact.jid),
+				value: String(contact.jid),
+			};
+		});
+	return {
+		results,
+		paginationToken: contacts.length === PAGE_SIZE ? String(offset + PAGE_SIZE) : undefined,
+	};
+}
+
+/** Groups of the session: the chat list without contacts and channels. */
+export async function searchGroups(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const page = await searchChats.call(this, filter, paginationToken);
+	return { ...page, results: page.results.filter((chat) => String(chat.value).endsWith('@g.us')) };
+}

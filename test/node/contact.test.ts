@@ -1,0 +1,516 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { gatewayClient } from '../simulator/testing.cts';
+import { outputJson, runGateway } from '../support/gateway-node.cts';
+import type { RunGatewayOptions } from '../support/gateway-node.cts';
+import { startScriptedServer } from '../support/scripted-server.cts';
+
+const SESSION = SEED.instances.connected.name;
+const PAIRING_SESSION = SEED.instances.pairing.name;
+const { alice, bruno, bakery, carla } = SEED.contacts;
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+const ALICE_CONTACT = {
+	jid: alice.jid,
+	name: 'Alice Martins',
+	notify: 'Alice',
+	verifiedName: 'Alice Martins',
+	businessName: '',
+};
+const BAKERY_CONTACT = {
+	jid: bakery.jid,
+	name: 'Padaria Aurora',
+	notify: 'Padaria Aurora',
+	verifiedName: 'Padaria Aurora',
+	businessName: 'Padaria Aurora Ltda',
+};
+
+let simulator: Simulator;
+
+beforeAll(async () => {
+	simulator = await startSimulator();
+});
+
+afterAll(async () => {
+	await simulator.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+});
+
+async function runContact(
+	operation: string,
+	parameters: INodeParameters = {},
+	options: RunGatewayOptions = {},
+) {
+	return await runGateway(
+		simulator,
+		{ resource: 'contact', operation, session: SESSION, ...parameters },
+		options,
+	);
+}
+
+async function gatewayFile(path: string): Promise<Buffer> {
+	const response = await gatewayClient(simulator).get(path, { responseType: 'arraybuffer' });
+	expect(response.status).toBe(200);
+	return Buffer.from(response.data as ArrayBuffer);
+}
+
+describe('Contact > Get', () => {
+	it('asks for one contact by JID and outputs the contact, not the wrapper', async () => {
+		const result = await runContact('get', { contact: byId('+55 (11) 98765-0001') });
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'GET',
+			path: '/api/contacts',
+			query: { sessionId: SESSION, jid: alice.jid },
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toBeUndefined();
+		expect(result.outputs[0]).toEqual([{ json: ALICE_CONTACT, pairedItem: { item: 0 } }]);
+	});
+
+	it('takes the JID the contact list offers, and a chat ID', async () => {
+		const fromPicker = await runContact('get', { contact: fromList(bakery.jid) });
+		const fromChatId = await runContact('get', { contact: byId(bruno.chatId) });
+
+		expect(simulator.requests.map((request) => request.query)).toEqual([
+			{ sessionId: SESSION, jid: bakery.jid },
+			{ sessionId: SESSION, jid: bruno.jid },
+		]);
+		expect(outputJson(fromPicker)).toEqual([BAKERY_CONTACT]);
+		expect(outputJson(fromChatId)).toEqual([expect.objectContaining({ jid: bruno.jid })]);
+	});
+
+	it('sends the same query whatever the Request Body Style', async () => {
+		await runContact('get', { contact: byId(alice.number) }, { requestBodyStyle: 'jidSessionId' });
+
+		expect(simulator.requests[0].query).toEqual({ sessionId: SESSION, jid: alice.jid });
+	});
+
+	it('fails with a clear message when the session does not know the contact', async () => {
+		const result = await runContact('get', { contact: byId('5511987650009') });
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(result.status).toBe('error');
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(
+			`Contact 5511987650009@s.messenger.net not found in session ${SESSION}`,
+		);
+		expect(result.error?.description).toMatch(/Get Many/);
+	});
+
+	it('picks the asked contact when a gateway ignores the filter and lists them all', async () => {
+		simulator.injectFault({
+			match: { path: '/api/contacts' },
+			status: 200,
+			body: {
+				contacts: [
+					{ ...ALICE_CONTACT, jid: `${alice.number}@s.whatsapp.net` },
+					{ ...BAKERY_CONTACT, jid: `${bakery.number}@s.whatsapp.net` },
+				],
+			},
+		});
+
+		const result = await runContact('get', { contact: byId(bakery.number) });
+
+		expect(simulator.requests[0].query).toEqual({ sessionId: SESSION, jid: bakery.jid });
+		expect(outputJson(result)).toEqual([
+			{ ...BAKERY_CONTACT, jid: `${bakery.number}@s.whatsapp.net` },
+		]);
+	});
+
+	it('rejects a group ID as contact before any request', async () => {
+		const result = await runContact('get', { contact: byId(SEED.groups.hikers.id) });
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(
+			`Contact must be a phone number (+55 11 99999-9999), a chat ID (5511999999999@c.us) or a JID (5511999999999@s.messenger.net) (got "${SEED.groups.hikers.id}")`,
+		);
+		expect(simulator.requests).toEqual([]);
+	});
+
+	it('rejects a name given by an expression before any request', async () => {
+		const result = await runContact('get', { contact: byId('={{ "Alice" }}') });
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toMatch(/^Contact must be a phone number .*\(got "Alice"\)$/);
+		expect(simulator.requests).toEqual([]);
+	});
+
+	it('surfaces the 404 of an unknown session', async () => {
+		const result = await runContact('get', { session: 'ghost', contact: byId(alice.number) });
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(
+			"Gateway error 404: We didn't find a session with name 'ghost'. Please start it first by using POST /api/sessions/ghost/start request",
+		);
+	});
+
+	it('makes one request per input item with paired outputs', async () => {
+		const numbers = [alice.number, bakery.number, bruno.number];
+		const result = await runContact(
+			'get',
+			{ contact: byId('={{ $json.phone }}') },
+			{ items: numbers.map((phone) => ({ json: { phone } })) },
+		);
+
+		expect(simulator.requests.map((request) => request.query.jid)).toEqual([
+			alice.jid,
+			bakery.jid,
+			bruno.jid,
+		]);
+		expect(result.outputs[0].map((item) => [item.json.jid, item.pairedItem])).toEqual([
+			[alice.jid, { item: 0 }],
+			[bakery.jid, { item: 1 }],
+			[bruno.jid, { item: 2 }],
+		]);
+	});
+
+	it('with Continue On Fail, a bad item becomes an error item without a request', async () => {
+		const result = await runContact(
+			'get',
+			{ contact: byId('={{ $json.phone }}') },
+			{
+				items: [alice.number, 'nobody', bakery.number].map((phone) => ({ json: { phone } })),
+				onError: 'continueRegularOutput',
+			},
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests.map((request) => request.query.jid)).toEqual([alice.jid, bakery.jid]);
+		expect(result.outputs[0]).toEqual([
+			{ json: ALICE_CONTACT, pairedItem: { item: 0 } },
+			{
+				json: {
+					error: expect.stringMatching(/^Contact must be a phone number .*\(got "nobody"\)$/),
+					description: expect.stringContaining('country code'),
+				},
+				pairedItem: { item: 1 },
+			},
+			{ json: BAKERY_CONTACT, pairedItem: { item: 2 } },
+		]);
+	});
+});
+
+describe('Contact > Get Many', () => {
+	/** Adds contacts: one inbound message from each of `count` new numbers (sorted after the seed). */
+	async function addContacts(count: number): Promise<void> {
+		for (let index = 0; index < count; index++) {
+			await simulator.injectInboundMessage({
+				from: `55219${String(index).padStart(8, '0')}`,
+				text: 'Hi',
+				pushName: `Guest ${index}`,
+			});
+		}
+	}
+
+	it('gets the contacts of the session, one item each', async () => {
+		const result = await runContact('getMany');
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'GET',
+			path: '/api/contacts',
+			query: { sessionId: SESSION, limit: '50', offset: '0' },
+			auth: 'valid',
+		});
+		expect(outputJson(result)).toEqual([
+			ALICE_CONTACT,
+			expect.objectContaining({ jid: bruno.jid, name: 'Bruno Costa' }),
+			BAKERY_CONTACT,
+			{ jid: carla.jid, name: '', notify: 'Carla', verifiedName: '', businessName: '' },
+		]);
+		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3].map(() => ({ item: 0 })),
+		);
+	});
+
+	it('asks for no more than Limit', async () => {
+		const result = await runContact('getMany', { limit: 2 });
+
+		expect(simulator.requests[0].query).toEqual({ sessionId: SESSION, limit: '2', offset: '0' });
+		expect(outputJson(result).map((contact) => contact.jid)).toEqual([alice.jid, bruno.jid]);
+	});
+
+	it('with Return All, pages by offset in pages of 100', async () => {
+		await addContacts(101);
+
+		const result = await runContact('getMany', { returnAll: true });
+
+		expect(simulator.requests.map((request) => request.query)).toEqual([
+			{ sessionId: SESSION, limit: '100', offset: '0' },
+			{ sessionId: SESSION, limit: '100', offset: '100' },
+		]);
+		const jids = outputJson(result).map((contact) => contact.jid);
+		expect(jids).toHaveLength(105);
+		expect(new Set(jids).size).toBe(105);
+		expect(jids.slice(0, 4)).toEqual([alice.jid, bruno.jid, bakery.jid, carla.jid]);
+		expect(jids[104]).toBe('5521900000100@s.messenger.net');
+	});
+
+	it('pages until Limit when Limit is above the page size', async () => {
+		await addContacts(101);
+
+		const result = await runContact('getMany', { limit: 102 });
+
+		expect(simulator.requests.map((request) => request.query)).toEqual([
+			{ sessionId: SESSION, limit: '100', offset: '0' },
+			{ sessionId: SESSION, limit: '2', offset: '100' },
+		]);
+		expect(outputJson(result)).toHaveLength(102);
+	});
+
+	it('rejects a Limit that is not a whole number before any request', async () => {
+		const result = await runContact('getMany', { limit: '={{ "many" }}' });
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe('Limit must be a whole number of at least 1 (got "many")');
+		expect(simulator.requests).toEqual([]);
+	});
+
+	it('surfaces the 422 of a session that is not connected yet', async () => {
+		const result = await runContact('getMany', { session: PAIRING_SESSION });
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(result.error?.message).toBe(
+			`Gateway error 422: Session status is not as expected. Try again later or restart the session (session "${PAIRING_SESSION}" is SCAN_QR_CODE, expected WORKING)`,
+		);
+	});
+});
+
+describe('Contact > Get Profile Picture', () => {
+	const alicePicturePath = `/api/files/${SESSION}/avatar-${alice.number}.png`;
+
+	it('posts the number as digits and outputs wuid and profilePictureUrl', async () => {
+		const result = await runContact('getProfilePicture', { contact: byId(alice.chatId) });
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/chat/fetchProfilePictureUrl/${SESSION}`,
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({ number: alice.number });
+		expect(result.outputs[0]).toEqual([
+			{
+				json: { wuid: alice.jid, profilePictureUrl: `${simulator.url}${alicePicturePath}` },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it('downloads the picture from the gateway, with the key, into the chosen field', async () => {
+		const result = await runContact('getProfilePicture', {
+			contact: fromList(alice.jid),
+			options: { downloadPicture: true, binaryPropertyName: 'avatar' },
+		});
+
+		expect(simulator.requests).toHaveLength(2);
+		expect(simulator.requests[1]).toMatchObject({
+			method: 'GET',
+			path: alicePicturePath,
+			auth: 'valid',
+		});
+		const [item] = result.outputs[0];
+		expect(item.json).toEqual({
+			wuid: alice.jid,
+			profilePictureUrl: `${simulator.url}${alicePicturePath}`,
+		});
+		expect(Object.keys(item.binary ?? {})).toEqual(['avatar']);
+		expect(item.binary?.avatar).toMatchObject({
+			mimeType: 'image/png',
+			fileName: `avatar-${alice.number}.png`,
+		});
+		const expected = await gatewayFile(alicePicturePath);
+		expect(Buffer.from(item.binary!.avatar.data, 'base64').equals(expected)).toBe(true);
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	it('puts the picture in "data" by default', async () => {
+		const result = await runContact('getProfilePicture', {
+			contact: byId(alice.number),
+			options: { downloadPicture: true },
+		});
+
+		expect(Object.keys(result.outputs[0][0].binary ?? {})).toEqual(['data']);
+	});
+
+	it('treats a contact without a picture as an answer, and downloads nothing', async () => {
+		const result = await runContact('getProfilePicture', {
+			contact: byId(bruno.number),
+			options: { downloadPicture: true },
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(1);
+		expect(result.outputs[0]).toEqual([
+			{ json: { wuid: bruno.jid, profilePictureUrl: null }, pairedItem: { item: 0 } },
+		]);
+	});
+
+	it('fetches a picture on another host without the API key', async () => {
+		const pictureHost = await startScriptedServer();
+		try {
+			// ASCII bytes, so the scripted server sends them unchanged.
+			const jpeg = Buffer.from('picture bytes from the CDN');
+			pictureHost.respondWith({
+				status: 200,
+				headers: { 'content-type': 'image/jpeg' },
+				body: jpeg.toString('utf8'),
+			});
+			const pictureUrl = `${pictureHost.url}/v/t61.24694-24/12345_67890_n.jpg?oh=abc&oe=def`;
+			simulator.injectFault({
+				match: { path: '/chat/fetchProfilePictureUrl/' },
+				status: 200,
+				body: { wuid: alice.jid, profilePictureUrl: pictureUrl },
+			});
+
+			const result = await runContact('getProfilePicture', {
+				contact: byId(alice.number),
+				options: { downloadPicture: true },
+			});
+
+			expect(pictureHost.requests).toHaveLength(1);
+			expect(pictureHost.requests[0].url).toBe('/v/t61.24694-24/12345_67890_n.jpg?oh=abc&oe=def');
+			expect(pictureHost.requests[0].headers.apikey).toBeUndefined();
+			const [item] = result.outputs[0];
+			expect(item.json).toEqual({ wuid: alice.jid, profilePictureUrl: pictureUrl });
+			expect(item.binary?.data).toMatchObject({
+				mimeType: 'image/jpeg',
+				fileName: '12345_67890_n.jpg',
+			});
+			expect(Buffer.from(item.binary!.data.data, 'base64').equals(jpeg)).toBe(true);
+		} finally {
+			await pictureHost.stop();
+		}
+	});
+
+	it('surfaces a picture the gateway no longer serves as the gateway error', async () => {
+		simulator.injectFault({
+			match: { path: '/api/files/' },
+			status: 404,
+			body: { statusCode: 404, message: 'File not found', error: 'Not Found' },
+		});
+
+		const result = await runContact('getProfilePicture', {
+			contact: byId(alice.number),
+			options: { downloadPicture: true },
+		});
+
+		expect(simulator.requests).toHaveLength(2);
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('Gateway error 404: File not found');
+	});
+
+	it('rejects a group ID before any request', async () => {
+		const result = await runContact('getProfilePicture', { contact: byId(SEED.groups.hikers.id) });
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toMatch(/^Contact must be a phone number/);
+		expect(simulator.requests).toEqual([]);
+	});
+
+	it('rejects an empty output field before any request', async () => {
+		const result = await runContact('getProfilePicture', {
+			contact: byId(alice.number),
+			options: { downloadPicture: true, binaryPropertyName: ' ' },
+		});
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe('Put Output File in Field must not be empty');
+		expect(simulator.requests).toEqual([]);
+	});
+
+	it('surfaces the 404 of an unknown instance', async () => {
+		const result = await runContact('getProfilePicture', {
+			session: 'ghost',
+			contact: byId(alice.number),
+		});
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0].path).toBe('/chat/fetchProfilePictureUrl/ghost');
+		expect(result.error?.message).toBe('Gateway error 404: The "ghost" instance does not exist');
+	});
+});
+
+describe('Contact > Get Business Profile', () => {
+	it('posts the number as digits and outputs a business profile as returned', async () => {
+		const result = await runContact('getBusinessProfile', { contact: byId('+55 11 98765-0003') });
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/chat/fetchBusinessProfile/${SESSION}`,
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({ number: bakery.number });
+		const [profile] = outputJson(result);
+		expect(profile).toMatchObject({
+			isBusiness: true,
+			wid: bakery.jid,
+			category: 'Bakery',
+			email: 'orders@padaria-aurora.example.com',
+			website: ['https://padaria-aurora.example.com'],
+			business_hours: { timezone: 'America/Sao_Paulo' },
+		});
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('outputs the "not a business" answer as returned', async () => {
+		const result = await runContact('getBusinessProfile', { contact: fromList(bruno.jid) });
+
+		expect(simulator.requests[0].body).toEqual({ number: bruno.number });
+		expect(outputJson(result)).toEqual([
+			{
+				isBusiness: false,
+				message: 'Not is business profile',
+				exists: true,
+				jid: bruno.jid,
+				number: bruno.number,
+				name: 'Bruno Costa',
+			},
+		]);
+	});
+
+	it('sends the same body whatever the Request Body Style', async () => {
+		await runContact(
+			'getBusinessProfile',
+			{ contact: byId(bakery.chatId) },
+			{ requestBodyStyle: 'jidSessionId' },
+		);
+
+		expect(simulator.requests[0].body).toEqual({ number: bakery.number });
+	});
+
+	it('rejects a channel ID before any request', async () => {
+		const result = await runContact('getBusinessProfile', {
+			contact: byId(SEED.channels.updates.id),
+		});
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toMatch(/^Contact must be a phone number/);
+		expect(simulator.requests).toEqual([]);
+	});
+
+	it('surfaces the connection error of an instance that is not connected', async () => {
+		const result = await runContact('getBusinessProfile', {
+			session: PAIRING_SESSION,
+			contact: byId(bakery.number),
+		});
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('Gateway error 500: Connection Closed');
+	});
+});

@@ -1,0 +1,959 @@
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { gatewayClient } from '../simulator/testing.cts';
+import { outputJson, runGateway } from '../support/gateway-node.cts';
+import type { RunGatewayOptions } from '../support/gateway-node.cts';
+import { startScriptedServer } from '../support/scripted-server.cts';
+
+const SESSION = SEED.instances.connected.name;
+const OWNER_JID = SEED.instances.connected.ownerJid;
+const HIKERS = SEED.groups.hikers;
+const UNKNOWN_GROUP = '120363000000000099@g.us';
+const { alice, bruno, carla } = SEED.contacts;
+const { aliceText, hikersQuestion } = SEED.messages;
+const SHORT_ID = /^3EB0[0-9A-F]{16}$/;
+/** A 1x1 PNG. */
+const TINY_PNG_BASE64 =
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
+
+let simulator: Simulator;
+
+beforeAll(async () => {
+	simulator = await startSimulator();
+});
+
+afterAll(async () => {
+	await simulator.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+});
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+async function runMessage(
+	operation: string,
+	parameters: INodeParameters,
+	options: RunGatewayOptions = {},
+) {
+	return await runGateway(
+		simulator,
+		{ resource: 'message', operation, session: SESSION, ...parameters },
+		options,
+	);
+}
+
+type RunResult = Awaited<ReturnType<typeof runMessage>>;
+
+function items(...jsonItems: IDataObject[]): INodeExecutionData[] {
+	return jsonItems.map((json) => ({ json }));
+}
+
+function binaryItem(base64: string, mimeType: string, fileName: string): INodeExecutionData {
+	return { json: {}, binary: { data: { data: base64, mimeType, fileName } } };
+}
+
+function expectValidationError(result: RunResult, message: string | RegExp) {
+	expect(result.status).toBe('error');
+	expect(result.error?.name).toBe('NodeOperationError');
+	if (typeof message === 'string') expect(result.error?.message).toBe(message);
+	else expect(result.error?.message).toMatch(message);
+	expect(simulator.requests).toEqual([]);
+}
+
+function expectGatewayError(result: RunResult, message: string, httpCode: string) {
+	expect(result.status).toBe('error');
+	expect(result.error?.name).toBe('NodeApiError');
+	expect(result.error?.message).toBe(message);
+	expect(result.error?.httpCode).toBe(httpCode);
+	expect(simulator.requests).toHaveLength(1);
+}
+
+async function gatewayFile(path: string): Promise<Buffer> {
+	const response = await gatewayClient(simulator).get(path, { responseType: 'arraybuffer' });
+	expect(response.status).toBe(200);
+	return Buffer.from(response.data as ArrayBuffer);
+}
+
+describe('Message > Send Text', () => {
+	it('sends the digits of a typed phone number and outputs the response plus the full message ID', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId('+55 (11) 98765-0001'),
+			text: 'Hello! Your order is ready.',
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/message/sendText/${SESSION}`,
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({
+			number: alice.number,
+			textMessage: { text: 'Hello! Your order is ready.' },
+		});
+		const [json] = outputJson(result);
+		expect(json).toEqual({
+			key: { remoteJid: alice.jid, fromMe: true, id: expect.stringMatching(SHORT_ID) },
+			message: { extendedTextMessage: { text: 'Hello! Your order is ready.' } },
+			messageTimestamp: expect.stringMatching(/^\d+$/),
+			status: 'PENDING',
+			messageId: `true_${alice.chatId}_${(json.key as IDataObject).id as string}`,
+		});
+		// The full ID is the one the session-family reads (Get, React) know.
+		expect(simulator.findMessage(SESSION, json.messageId as string)?.chatId).toBe(alice.chatId);
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('maps every option into options, quoting and mentioning in a group picked from the list', async () => {
+		const result = await runMessage('sendText', {
+			chatId: fromList(HIKERS.id),
+			text: 'Who brings the map? @5511987650001',
+			options: {
+				delay: 5,
+				presence: 'recording',
+				linkPreview: false,
+				replyTo: hikersQuestion.id,
+				mentionEveryone: true,
+				mentionNumbers: '+55 11 98765-0001, 5511987650002 5511987650004\n5511987650001',
+			},
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests[0].body).toEqual({
+			number: HIKERS.id,
+			options: {
+				delay: 5,
+				presence: 'recording',
+				linkPreview: false,
+				quoted: { key: { id: hikersQuestion.shortId, remoteJid: HIKERS.id, fromMe: false } },
+				mentions: { everyOne: true, mentioned: [alice.number, bruno.number, carla.number] },
+			},
+			textMessage: { text: 'Who brings the map? @5511987650001' },
+		});
+		const [json] = outputJson(result);
+		const key = json.key as IDataObject;
+		expect(key).toMatchObject({ remoteJid: HIKERS.id, fromMe: true, participant: OWNER_JID });
+		expect(json.messageId).toBe(`true_${HIKERS.id}_${key.id as string}`);
+		// The gateway found the quoted message: the reply carries its ID.
+		const contextInfo = ((json.message as IDataObject).extendedTextMessage as IDataObject)
+			.contextInfo as IDataObject;
+		expect(contextInfo.stanzaId).toBe(hikersQuestion.shortId);
+	});
+
+	it('quotes a message of a contact chat with the JID of that chat', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId(alice.chatId),
+			text: 'Yes, it is.',
+			options: { replyTo: ` ${aliceText.id} ` },
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests[0].body).toEqual({
+			number: alice.number,
+			options: { quoted: { key: { id: aliceText.shortId, remoteJid: alice.jid, fromMe: false } } },
+			textMessage: { text: 'Yes, it is.' },
+		});
+	});
+
+	it('sends a number from an expression as text', async () => {
+		const result = await runMessage(
+			'sendText',
+			{ chatId: byId(alice.number), text: '={{ $json.code }}' },
+			{ items: items({ code: 1042 }) },
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests[0].body).toEqual({
+			number: alice.number,
+			textMessage: { text: '1042' },
+		});
+	});
+
+	it('refuses an empty text before any request', async () => {
+		const result = await runMessage(
+			'sendText',
+			{ chatId: byId(alice.number), text: '={{ $json.text }}' },
+			{ items: items({ text: '   ' }) },
+		);
+
+		expectValidationError(result, 'Text must not be empty');
+	});
+
+	it('refuses a channel as Chat, naming the field', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId(SEED.channels.updates.id),
+			text: 'Hi',
+		});
+
+		expectValidationError(result, /^Chat must be .*\(got "120363150000000001@newsletter"\)$/);
+	});
+
+	it('refuses Mention Everyone in a contact chat', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId(alice.number),
+			text: 'Hi all',
+			options: { mentionEveryone: true },
+		});
+
+		expectValidationError(
+			result,
+			`Mention Everyone works only in groups, and Chat is a contact (${alice.number})`,
+		);
+	});
+
+	it('names the entry of Mention Numbers that is not a phone number', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId(HIKERS.id),
+			text: 'Hi',
+			options: { mentionNumbers: `${alice.number}, Carla` },
+		});
+
+		expectValidationError(
+			result,
+			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "Carla")',
+		);
+	});
+
+	it('refuses a Reply To Message ID that is not a full message ID', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId(alice.number),
+			text: 'Hi',
+			options: { replyTo: aliceText.shortId },
+		});
+
+		expectValidationError(
+			result,
+			`Reply To Message ID must be a full message ID like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${aliceText.shortId}")`,
+		);
+	});
+
+	it('refuses a delay that is not a whole number of milliseconds', async () => {
+		const result = await runMessage(
+			'sendText',
+			{ chatId: byId(alice.number), text: 'Hi', options: { delay: '={{ $json.delay }}' } },
+			{ items: items({ delay: 1.5 }) },
+		);
+
+		expectValidationError(
+			result,
+			'Delay (Ms) must be a whole number of milliseconds, 0 or more (got "1.5")',
+		);
+	});
+
+	it('surfaces a number that is not on the network as the gateway error', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId(SEED.unregisteredNumber),
+			text: 'Hi',
+		});
+
+		expectGatewayError(
+			result,
+			`Gateway error 400: The number ${SEED.unregisteredNumber} is not registered on the messaging network`,
+			'400',
+		);
+	});
+
+	it('sends one request per item, waiting between items, with paired outputs', async () => {
+		const result = await runMessage(
+			'sendText',
+			{
+				chatId: byId('={{ $json.to }}'),
+				text: '=Hi {{ $json.name }}',
+				options: { waitBetweenItems: 60 },
+			},
+			{
+				items: items(
+					{ to: alice.number, name: 'Alice' },
+					{ to: bruno.chatId, name: 'Bruno' },
+					{ to: HIKERS.id, name: 'hikers' },
+				),
+			},
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests.map((request) => request.body)).toEqual([
+			{ number: alice.number, textMessage: { text: 'Hi Alice' } },
+			{ number: bruno.number, textMessage: { text: 'Hi Bruno' } },
+			{ number: HIKERS.id, textMessage: { text: 'Hi hikers' } },
+		]);
+		const [first, second, third] = simulator.requests.map((request) => request.at);
+		expect(second - first).toBeGreaterThanOrEqual(50);
+		expect(third - second).toBeGreaterThanOrEqual(50);
+		expect(outputJson(result).map((json) => (json.messageId as string).split('_')[1])).toEqual([
+			alice.chatId,
+			bruno.chatId,
+			HIKERS.id,
+		]);
+		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
+	});
+
+	it('with Continue On Fail, bad items become error items and the others are sent', async () => {
+		const result = await runMessage(
+			'sendText',
+			{ chatId: byId('={{ $json.to }}'), text: 'Hi' },
+			{
+				items: items(
+					{ to: alice.number },
+					{ to: 'somebody' },
+					{ to: SEED.unregisteredNumber },
+					{ to: bruno.number },
+				),
+				onError: 'continueRegularOutput',
+			},
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests.map((request) => request.body)).toEqual([
+			{ number: alice.number, textMessage: { text: 'Hi' } },
+			{ number: SEED.unregisteredNumber, textMessage: { text: 'Hi' } },
+			{ number: bruno.number, textMessage: { text: 'Hi' } },
+		]);
+		const outputs = outputJson(result);
+		expect(outputs[0].messageId).toMatch(new RegExp(`^true_${alice.chatId}_3EB0`));
+		expect(outputs[1]).toEqual({
+			error: expect.stringMatching(/^Chat must be .*\(got "somebody"\)$/),
+			description: expect.stringContaining('country code'),
+		});
+		expect(outputs[2]).toEqual({
+			error: `Gateway error 400: The number ${SEED.unregisteredNumber} is not registered on the messaging network`,
+			description: expect.any(String),
+		});
+		expect(outputs[3].messageId).toMatch(new RegExp(`^true_${bruno.chatId}_3EB0`));
+		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
+	});
+});
+
+describe('Message > Send Location', () => {
+	it('sends coordinates, name, address and options, and outputs the response plus the full message ID', async () => {
+		const result = await runMessage('sendLocation', {
+			chatId: byId(bruno.jid),
+			latitude: -23.5558,
+			longitude: -46.6621,
+			name: ' Acme Store ',
+			address: 'Rua Augusta 1500, São Paulo',
+			options: { delay: 1, presence: 'composing' },
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/message/sendLocation/${SESSION}`,
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({
+			number: bruno.number,
+			options: { delay: 1, presence: 'composing' },
+			locationMessage: {
+				name: 'Acme Store',
+				address: 'Rua Augusta 1500, São Paulo',
+				latitude: -23.5558,
+				longitude: -46.6621,
+			},
+		});
+		const [json] = outputJson(result);
+		expect(json).toEqual({
+			key: { remoteJid: bruno.jid, fromMe: true, id: expect.stringMatching(SHORT_ID) },
+			message: {
+				locationMessage: {
+					degreesLatitude: -23.5558,
+					degreesLongitude: -46.6621,
+					name: 'Acme Store',
+					address: 'Rua Augusta 1500, São Paulo',
+					contextInfo: {},
+				},
+			},
+			messageTimestamp: expect.stringMatching(/^\d+$/),
+			status: 'PENDING',
+			messageId: `true_${bruno.chatId}_${(json.key as IDataObject).id as string}`,
+		});
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('leaves out an empty name and address and the options when none are set', async () => {
+		const result = await runMessage(
+			'sendLocation',
+			{
+				chatId: byId(HIKERS.id),
+				latitude: '={{ $json.lat }}',
+				longitude: '={{ $json.lng }}',
+			},
+			{ items: items({ lat: 90, lng: -180 }) },
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests[0].body).toEqual({
+			number: HIKERS.id,
+			locationMessage: { latitude: 90, longitude: -180 },
+		});
+		expect(outputJson(result)[0].messageId).toMatch(new RegExp(`^true_${HIKERS.id}_3EB0`));
+	});
+
+	it('refuses a latitude out of range, naming it', async () => {
+		const result = await runMessage(
+			'sendLocation',
+			{ chatId: byId(bruno.number), latitude: '={{ $json.lat }}', longitude: 0 },
+			{ items: items({ lat: 91 }) },
+		);
+
+		expectValidationError(result, 'Latitude must be a number from -90 to 90 (got "91")');
+	});
+
+	it('refuses a longitude out of range, naming it', async () => {
+		const result = await runMessage(
+			'sendLocation',
+			{ chatId: byId(bruno.number), latitude: 10, longitude: '={{ $json.lng }}' },
+			{ items: items({ lng: -180.5 }) },
+		);
+
+		expectValidationError(result, 'Longitude must be a number from -180 to 180 (got "-180.5")');
+	});
+
+	it('surfaces an unknown group as the gateway error', async () => {
+		const result = await runMessage('sendLocation', {
+			chatId: byId(UNKNOWN_GROUP),
+			latitude: 1,
+			longitude: 2,
+		});
+
+		expectGatewayError(result, 'Gateway error 400: Group not found', '400');
+	});
+});
+
+const allButtons = {
+	button: [
+		{ type: 'reply', text: 'Pick up', id: 'pickup' },
+		{ type: 'reply', text: 'Deliver' },
+		{ type: 'call', text: 'Call us', phoneNumber: '+55 (11) 98765-0000' },
+		{ type: 'copy', text: 'Copy coupon', copyCode: ' SAVE10 ' },
+		{ type: 'url', text: 'Track', url: 'https://acme.example.com/track/1042' },
+	],
+};
+
+const expectedButtons = [
+	{ type: 'reply', text: 'Pick up', id: 'pickup' },
+	{ type: 'reply', text: 'Deliver' },
+	{ type: 'call', text: 'Call us', phoneNumber: '5511987650000' },
+	{ type: 'copy', text: 'Copy coupon', copyCode: 'SAVE10' },
+	{ type: 'url', text: 'Track', url: 'https://acme.example.com/track/1042' },
+];
+
+describe('Message > Send Buttons', () => {
+	it.each(['chatIdSession', 'jidSessionId'] as const)(
+		'sends chatId + session (the one shape of this endpoint) with body style %s',
+		async (requestBodyStyle) => {
+			const result = await runMessage(
+				'sendButtons',
+				{
+					chatId: byId(alice.jid),
+					header: 'Order #1042',
+					body: 'Your order is ready.',
+					footer: 'Acme Store',
+					buttons: allButtons,
+				},
+				{ requestBodyStyle },
+			);
+
+			expect(result.status).toBe('success');
+			expect(simulator.requests).toHaveLength(1);
+			expect(simulator.requests[0]).toMatchObject({
+				method: 'POST',
+				path: '/api/sendButtons',
+				query: {},
+				auth: 'valid',
+			});
+			expect(simulator.requests[0].body).toEqual({
+				session: SESSION,
+				chatId: alice.chatId,
+				header: 'Order #1042',
+				body: 'Your order is ready.',
+				footer: 'Acme Store',
+				buttons: expectedButtons,
+			});
+			const [json] = outputJson(result);
+			expect(json).toEqual({
+				success: true,
+				messageId: expect.stringMatching(new RegExp(`^true_${alice.chatId}_3EB0`)),
+			});
+			expect(simulator.findMessage(SESSION, json.messageId as string)).toBeDefined();
+			expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+		},
+	);
+
+	it('sends an empty header and footer when none are given, and a header image by URL', async () => {
+		const result = await runMessage('sendButtons', {
+			chatId: byId(HIKERS.id),
+			body: 'Join the hike?',
+			buttons: { button: [{ type: 'reply', text: 'Yes' }] },
+			headerImageSource: 'url',
+			headerImageUrl: 'https://acme.example.com/images/trail.jpg',
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests[0].body).toEqual({
+			session: SESSION,
+			chatId: HIKERS.id,
+			header: '',
+			body: 'Join the hike?',
+			footer: '',
+			buttons: [{ type: 'reply', text: 'Yes' }],
+			headerImage: {
+				mimetype: 'image/jpeg',
+				url: 'https://acme.example.com/images/trail.jpg',
+				filename: 'trail.jpg',
+			},
+		});
+	});
+
+	it('sends a header image from a binary input field inline', async () => {
+		const result = await runMessage(
+			'sendButtons',
+			{
+				chatId: byId(alice.number),
+				body: 'Like it?',
+				buttons: { button: [{ type: 'reply', text: 'Yes' }] },
+				headerImageSource: 'binary',
+				headerImageBinaryProperty: 'data',
+			},
+			{ items: [binaryItem(TINY_PNG_BASE64, 'image/png', 'dot.png')] },
+		);
+
+		expect(result.status).toBe('success');
+		expect((simulator.requests[0].body as IDataObject).headerImage).toEqual({
+			mimetype: 'image/png',
+			data: TINY_PNG_BASE64,
+			filename: 'dot.png',
+		});
+	});
+
+	it.each([
+		[{}, 'Buttons must have at least one button'],
+		[{ button: [{ type: 'reply', text: '  ' }] }, 'Buttons (button 1): Text must not be empty'],
+		[
+			{
+				button: [
+					{ type: 'reply', text: 'A' },
+					{ type: 'call', text: 'Call', phoneNumber: '12' },
+				],
+			},
+			'Buttons (button 2): Phone Number must be a phone number with country code, e.g. +55 11 99999-9999 (got "12")',
+		],
+		[
+			{ button: [{ type: 'copy', text: 'Copy', copyCode: '={{ $json.code }}' }] },
+			'Buttons (button 1): Copy Code must not be empty',
+		],
+		[
+			{ button: [{ type: 'url', text: 'Open', url: 'ftp://acme.example.com/file' }] },
+			'Buttons (button 1): URL must be an http(s) address such as https://example.com (got "ftp://acme.example.com/file")',
+		],
+	])('refuses the buttons %j before any request', async (buttons, message) => {
+		const result = await runMessage(
+			'sendButtons',
+			{ chatId: byId(alice.number), body: 'Pick one', buttons },
+			{ items: items({ code: ' ' }) },
+		);
+
+		expectValidationError(result, message);
+	});
+
+	it('refuses an empty body', async () => {
+		const result = await runMessage('sendButtons', {
+			chatId: byId(alice.number),
+			body: ' ',
+			buttons: { button: [{ type: 'reply', text: 'Yes' }] },
+		});
+
+		expectValidationError(result, 'Body must not be empty');
+	});
+
+	it('surfaces an unknown group as the gateway error', async () => {
+		const result = await runMessage('sendButtons', {
+			chatId: byId(UNKNOWN_GROUP),
+			body: 'Hi',
+			buttons: { button: [{ type: 'reply', text: 'Yes' }] },
+		});
+
+		expectGatewayError(result, 'Gateway error 404: Group not found', '404');
+	});
+});
+
+const MENU_URL = 'https://acme.example.com/menu';
+
+describe('Message > Send Link With Custom Preview', () => {
+	it('sends shape A with the image as {url}, reply_to and linkPreviewHighQuality', async () => {
+		const result = await runMessage('sendLinkPreview', {
+			chatId: byId(alice.number),
+			text: `Our new menu: ${MENU_URL}`,
+			previewUrl: MENU_URL,
+			previewTitle: 'Our New Menu',
+			previewDescription: 'Seasonal dishes',
+			previewImageSource: 'url',
+			previewImageUrl: 'https://acme.example.com/menu.jpg',
+			options: { replyTo: aliceText.id, highQuality: false },
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: '/api/send/link-custom-preview',
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({
+			session: SESSION,
+			chatId: alice.chatId,
+			text: `Our new menu: ${MENU_URL}`,
+			preview: {
+				url: MENU_URL,
+				title: 'Our New Menu',
+				description: 'Seasonal dishes',
+				image: { url: 'https://acme.example.com/menu.jpg' },
+			},
+			reply_to: aliceText.id,
+			linkPreviewHighQuality: false,
+		});
+		expect(outputJson(result)).toEqual([
+			{
+				success: true,
+				messageId: expect.stringMatching(new RegExp(`^true_${alice.chatId}_3EB0`)),
+			},
+		]);
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('adds the URL to the end of the text when the text does not contain it', async () => {
+		const result = await runMessage('sendLinkPreview', {
+			chatId: byId(HIKERS.id),
+			text: 'Our new menu is online! ',
+			previewUrl: MENU_URL,
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests[0].body).toEqual({
+			session: SESSION,
+			chatId: HIKERS.id,
+			text: `Our new menu is online!\n${MENU_URL}`,
+			preview: { url: MENU_URL, title: '', description: '' },
+		});
+	});
+
+	it('sends shape B with an image URL downloaded from the gateway (with the key) as base64', async () => {
+		const picturePath = `/api/files/${SESSION}/avatar-${alice.number}.png`;
+		const result = await runMessage(
+			'sendLinkPreview',
+			{
+				chatId: byId(alice.chatId),
+				text: MENU_URL,
+				previewUrl: MENU_URL,
+				previewTitle: 'Menu',
+				previewDescription: 'Our menu',
+				previewImageSource: 'url',
+				previewImageUrl: `${simulator.url}${picturePath}`,
+				options: { highQuality: true },
+			},
+			{ requestBodyStyle: 'jidSessionId' },
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(2);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'GET',
+			path: picturePath,
+			auth: 'valid',
+		});
+		expect(simulator.requests[1]).toMatchObject({
+			method: 'POST',
+			path: '/api/send/link-custom-preview',
+			auth: 'valid',
+		});
+		const picture = await gatewayFile(picturePath);
+		expect(simulator.requests[1].body).toEqual({
+			sessionId: SESSION,
+			jid: alice.jid,
+			text: MENU_URL,
+			preview: {
+				url: MENU_URL,
+				title: 'Menu',
+				description: 'Our menu',
+				image: picture.toString('base64'),
+			},
+		});
+		expect(outputJson(result)[0]).toEqual({
+			success: true,
+			messageId: expect.stringMatching(new RegExp(`^true_${alice.chatId}_3EB0`)),
+		});
+	});
+
+	it('in shape B, downloads an image from another host without the API key', async () => {
+		const imageHost = await startScriptedServer();
+		try {
+			imageHost.respondWith({
+				status: 200,
+				headers: { 'content-type': 'image/jpeg' },
+				body: 'jpeg bytes',
+			});
+
+			const result = await runMessage(
+				'sendLinkPreview',
+				{
+					chatId: byId(HIKERS.id),
+					text: MENU_URL,
+					previewUrl: MENU_URL,
+					previewTitle: 'Menu',
+					previewDescription: 'Our menu',
+					previewImageSource: 'url',
+					previewImageUrl: `${imageHost.url}/images/menu.jpg`,
+				},
+				{ requestBodyStyle: 'jidSessionId' },
+			);
+
+			expect(result.status).toBe('success');
+			expect(imageHost.requests).toHaveLength(1);
+			expect(imageHost.requests[0]).toMatchObject({ method: 'GET', url: '/images/menu.jpg' });
+			expect(imageHost.requests[0].headers.apikey).toBeUndefined();
+			expect(simulator.requests).toHaveLength(1);
+			expect(simulator.requests[0].body).toEqual({
+				sessionId: SESSION,
+				jid: HIKERS.id,
+				text: MENU_URL,
+				preview: {
+					url: MENU_URL,
+					title: 'Menu',
+					description: 'Our menu',
+					image: Buffer.from('jpeg bytes').toString('base64'),
+				},
+			});
+		} finally {
+			await imageHost.stop();
+		}
+	});
+
+	it('sends a binary input image as a base64 string', async () => {
+		const result = await runMessage(
+			'sendLinkPreview',
+			{
+				chatId: byId(alice.number),
+				text: MENU_URL,
+				previewUrl: MENU_URL,
+				previewTitle: 'Menu',
+				previewDescription: 'Our menu',
+				previewImageSource: 'binary',
+				previewImageBinaryProperty: 'data',
+			},
+			{ items: [binaryItem(TINY_PNG_BASE64, 'image/png', 'dot.png')] },
+		);
+
+		expect(result.status).toBe('success');
+		expect((simulator.requests[0].body as IDataObject).preview).toEqual({
+			url: MENU_URL,
+			title: 'Menu',
+			description: 'Our menu',
+			image: TINY_PNG_BASE64,
+		});
+	});
+
+	it('refuses a text without the URL when appending is off, naming Text', async () => {
+		const result = await runMessage('sendLinkPreview', {
+			chatId: byId(alice.number),
+			text: 'Our new menu is online',
+			previewUrl: MENU_URL,
+			options: { appendUrl: false },
+		});
+
+		expectValidationError(result, `Text must contain the Preview URL ${MENU_URL}`);
+	});
+
+	it('refuses a Preview URL that is not http(s)', async () => {
+		const result = await runMessage('sendLinkPreview', {
+			chatId: byId(alice.number),
+			text: 'menu',
+			previewUrl: 'acme.example.com/menu',
+		});
+
+		expectValidationError(
+			result,
+			'Preview URL must be an http(s) URL such as https://example.com/menu (got "acme.example.com/menu")',
+		);
+	});
+
+	it.each([
+		['previewTitle', 'Preview Title must not be empty'],
+		['previewDescription', 'Preview Description must not be empty'],
+	])('in shape B, refuses an empty %s', async (field, message) => {
+		const result = await runMessage(
+			'sendLinkPreview',
+			{
+				chatId: byId(alice.number),
+				text: MENU_URL,
+				previewUrl: MENU_URL,
+				previewTitle: 'Menu',
+				previewDescription: 'Our menu',
+				[field]: '',
+			},
+			{ requestBodyStyle: 'jidSessionId' },
+		);
+
+		expectValidationError(result, message);
+	});
+
+	it('in shape B, refuses Reply To Message ID, which only shape A carries', async () => {
+		const result = await runMessage(
+			'sendLinkPreview',
+			{
+				chatId: byId(alice.number),
+				text: MENU_URL,
+				previewUrl: MENU_URL,
+				previewTitle: 'Menu',
+				previewDescription: 'Our menu',
+				options: { replyTo: aliceText.id },
+			},
+			{ requestBodyStyle: 'jidSessionId' },
+		);
+
+		expectValidationError(
+			result,
+			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
+		);
+	});
+
+	it('surfaces an unknown group as the gateway error', async () => {
+		const result = await runMessage('sendLinkPreview', {
+			chatId: byId(UNKNOWN_GROUP),
+			text: MENU_URL,
+			previewUrl: MENU_URL,
+		});
+
+		expectGatewayError(result, 'Gateway error 404: Group not found', '404');
+	});
+});
+
+describe('Message > Send Poll', () => {
+	it('sends shape A with trimmed answers, multiple answers and reply_to', async () => {
+		const result = await runMessage(
+			'sendPoll',
+			{
+				chatId: fromList(HIKERS.id),
+				question: ' Which trail on Saturday? ',
+				pollOptions: [' North Ridge ', '={{ $json.empty }}', 'South Valley', 'Lake Loop'],
+				multipleAnswers: true,
+				options: { replyTo: hikersQuestion.id },
+			},
+			{ items: items({ empty: '' }) },
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: '/api/sendPoll',
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({
+			session: SESSION,
+			chatId: HIKERS.id,
+			poll: {
+				name: 'Which trail on Saturday?',
+				options: ['North Ridge', 'South Valley', 'Lake Loop'],
+				multipleAnswers: true,
+			},
+			reply_to: hikersQuestion.id,
+		});
+		expect(outputJson(result)).toEqual([
+			{ success: true, messageId: expect.stringMatching(new RegExp(`^true_${HIKERS.id}_3EB0`)) },
+		]);
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('sends shape B with jid and sessionId, and answers from an expression list', async () => {
+		const result = await runMessage(
+			'sendPoll',
+			{
+				chatId: byId(alice.number),
+				question: 'Pickup time?',
+				pollOptions: ['={{ $json.times }}'],
+			},
+			{ requestBodyStyle: 'jidSessionId', items: items({ times: ['9am', '5pm'] }) },
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests[0].body).toEqual({
+			sessionId: SESSION,
+			jid: alice.jid,
+			poll: { name: 'Pickup time?', options: ['9am', '5pm'], multipleAnswers: false },
+		});
+	});
+
+	it.each([
+		[['Only one', ' '], 'Poll Options must have at least 2 answers (got 1)'],
+		[['Yes', 'No', 'Yes '], 'Poll Options must be different from each other ("Yes" appears twice)'],
+	])('refuses the answers %j before any request', async (pollOptions, message) => {
+		const result = await runMessage('sendPoll', {
+			chatId: byId(alice.number),
+			question: 'Coming?',
+			pollOptions,
+		});
+
+		expectValidationError(result, message);
+	});
+
+	it('refuses an empty question', async () => {
+		const result = await runMessage(
+			'sendPoll',
+			{ chatId: byId(alice.number), question: '={{ $json.question }}', pollOptions: ['Yes', 'No'] },
+			{ items: items({ question: '  ' }) },
+		);
+
+		expectValidationError(result, 'Question must not be empty');
+	});
+
+	it('in shape B, refuses Reply To Message ID, which only shape A carries', async () => {
+		const result = await runMessage(
+			'sendPoll',
+			{
+				chatId: byId(alice.number),
+				question: 'Coming?',
+				pollOptions: ['Yes', 'No'],
+				options: { replyTo: aliceText.id },
+			},
+			{ requestBodyStyle: 'jidSessionId' },
+		);
+
+		expectValidationError(
+			result,
+			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
+		);
+	});
+
+	it('surfaces the gateway refusal of too many answers', async () => {
+		const result = await runMessage('sendPoll', {
+			chatId: byId(alice.number),
+			question: 'Pick a number',
+			pollOptions: Array.from({ length: 13 }, (_, index) => `Option ${index + 1}`),
+		});
+
+		expectGatewayError(
+			result,
+			'Gateway error 400: poll.options must contain no more than 12 elements',
+			'400',
+		);
+	});
+});

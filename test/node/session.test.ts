@@ -1,0 +1,239 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { outputJson, runGateway } from '../support/gateway-node.cts';
+import type { RunGatewayOptions } from '../support/gateway-node.cts';
+
+const CONNECTED = SEED.instances.connected.name;
+const PAIRING = SEED.instances.pairing.name;
+const PAIRING_NUMBER = SEED.instances.pairing.ownerNumber;
+const PAIRING_CODE = /^[A-Z0-9]{4}-[A-Z0-9]{4}$/;
+
+let simulator: Simulator;
+
+beforeAll(async () => {
+	simulator = await startSimulator();
+});
+
+afterAll(async () => {
+	await simulator.stop();
+});
+
+beforeEach(() => {
+	simulator.reset();
+});
+
+async function runSession(
+	operation: string,
+	parameters: INodeParameters,
+	options: RunGatewayOptions = {},
+) {
+	return await runGateway(simulator, { resource: 'session', operation, ...parameters }, options);
+}
+
+describe('Session > Request Pairing Code', () => {
+	it('shape A: posts {phoneNumber} as digits and outputs the code', async () => {
+		const result = await runSession('requestPairingCode', {
+			session: PAIRING,
+			phoneNumber: '+55 (11) 98765-0099',
+		});
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/api/${PAIRING}/auth/request-code`,
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({ phoneNumber: PAIRING_NUMBER });
+		expect(outputJson(result)).toEqual([
+			{ session: PAIRING, phoneNumber: PAIRING_NUMBER, code: expect.stringMatching(PAIRING_CODE) },
+		]);
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('shape B: posts {phone} as digits', async () => {
+		const result = await runSession(
+			'requestPairingCode',
+			{ session: PAIRING, phoneNumber: `${PAIRING_NUMBER}@c.us` },
+			{ requestBodyStyle: 'jidSessionId' },
+		);
+
+		expect(simulator.requests[0].path).toBe(`/api/${PAIRING}/auth/request-code`);
+		expect(simulator.requests[0].body).toEqual({ phone: PAIRING_NUMBER });
+		expect(outputJson(result)).toEqual([
+			{ session: PAIRING, phoneNumber: PAIRING_NUMBER, code: expect.stringMatching(PAIRING_CODE) },
+		]);
+	});
+
+	it('surfaces the 422 of a session that is already connected', async () => {
+		const result = await runSession('requestPairingCode', {
+			session: CONNECTED,
+			phoneNumber: SEED.instances.connected.ownerNumber,
+		});
+
+		expect(result.status).toBe('error');
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(
+			`Gateway error 422: Session status is not as expected. Try again later or restart the session (session "${CONNECTED}" is WORKING, expected SCAN_QR_CODE)`,
+		);
+		expect(result.error?.description).toMatch(/already connected/);
+		expect(simulator.requests).toHaveLength(1);
+	});
+
+	it('rejects a phone number that is not one before any request', async () => {
+		const result = await runSession('requestPairingCode', {
+			session: PAIRING,
+			phoneNumber: 'call me',
+		});
+
+		expect(result.status).toBe('error');
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toMatch(
+			/^Phone Number must be a phone number .*\(got "call me"\)$/,
+		);
+		expect(result.error?.description).toMatch(/country code/);
+		expect(simulator.requests).toEqual([]);
+	});
+
+	it('rejects a group ID as phone number before any request', async () => {
+		const result = await runSession('requestPairingCode', {
+			session: PAIRING,
+			phoneNumber: SEED.groups.hikers.id,
+		});
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toMatch(/^Phone Number must be a phone number/);
+		expect(simulator.requests).toEqual([]);
+	});
+});
+
+describe('Session > Restart', () => {
+	it('puts to the instance restart endpoint and outputs session and state', async () => {
+		const result = await runSession('restart', { session: CONNECTED });
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'PUT',
+			path: `/instance/restart/${CONNECTED}`,
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toBeUndefined();
+		expect(outputJson(result)).toEqual([{ session: CONNECTED, state: 'open' }]);
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('outputs the state of an instance that is still pairing', async () => {
+		const result = await runSession('restart', { session: PAIRING });
+
+		expect(outputJson(result)).toEqual([{ session: PAIRING, state: 'connecting' }]);
+	});
+
+	it('reads the real gateway key instanceName as the session too', async () => {
+		simulator.injectFault({
+			match: { path: '/instance/restart/' },
+			status: 200,
+			body: { instance: { instanceName: CONNECTED, state: 'open' } },
+		});
+
+		const result = await runSession('restart', { session: CONNECTED });
+
+		expect(outputJson(result)).toEqual([{ session: CONNECTED, state: 'open' }]);
+	});
+
+	it('surfaces an unknown instance as the gateway error', async () => {
+		const result = await runSession('restart', { session: 'ghost' });
+
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe('Gateway error 404: The "ghost" instance does not exist');
+		expect(result.error?.httpCode).toBe('404');
+	});
+});
+
+describe('Session > Set Presence', () => {
+	it('posts the presence and, as the gateway answers nothing, outputs what was done', async () => {
+		const result = await runSession('setPresence', {
+			session: CONNECTED,
+			presence: 'unavailable',
+		});
+
+		expect(simulator.requests).toHaveLength(1);
+		expect(simulator.requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/instance/setPresence/${CONNECTED}`,
+			query: {},
+			auth: 'valid',
+		});
+		expect(simulator.requests[0].body).toEqual({ presence: 'unavailable' });
+		expect(outputJson(result)).toEqual([
+			{ success: true, session: CONNECTED, presence: 'unavailable' },
+		]);
+	});
+
+	it('sends the default presence "available"', async () => {
+		await runSession('setPresence', { session: CONNECTED });
+
+		expect(simulator.requests[0].body).toEqual({ presence: 'available' });
+	});
+
+	it('surfaces the gateway error of an instance that is not connected', async () => {
+		const result = await runSession('setPresence', { session: PAIRING, presence: 'available' });
+
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toBe('Gateway error 500: Connection Closed');
+		expect(simulator.requests).toHaveLength(1);
+	});
+
+	it('sends one request per item with paired outputs', async () => {
+		const presences = ['available', 'composing', 'unavailable'];
+		const result = await runSession(
+			'setPresence',
+			{ session: CONNECTED, presence: '={{ $json.presence }}' },
+			{ items: presences.map((presence) => ({ json: { presence } })) },
+		);
+
+		expect(simulator.requests.map((request) => request.body)).toEqual(
+			presences.map((presence) => ({ presence })),
+		);
+		expect(result.outputs[0]).toEqual(
+			presences.map((presence, index) => ({
+				json: { success: true, session: CONNECTED, presence },
+				pairedItem: { item: index },
+			})),
+		);
+	});
+
+	it('with Continue On Fail, a failing item becomes an error item and the others go on', async () => {
+		const result = await runSession(
+			'setPresence',
+			{ session: '={{ $json.session }}', presence: 'available' },
+			{
+				items: [CONNECTED, PAIRING, CONNECTED].map((session) => ({ json: { session } })),
+				onError: 'continueRegularOutput',
+			},
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests).toHaveLength(3);
+		expect(result.outputs[0]).toEqual([
+			{
+				json: { success: true, session: CONNECTED, presence: 'available' },
+				pairedItem: { item: 0 },
+			},
+			{
+				json: {
+					error: 'Gateway error 500: Connection Closed',
+					description: expect.stringContaining("gateway's logs"),
+				},
+				pairedItem: { item: 1 },
+			},
+			{
+				json: { success: true, session: CONNECTED, presence: 'available' },
+				pairedItem: { item: 2 },
+			},
+		]);
+	});
+});

@@ -1,0 +1,50 @@
+/** Runs the Messaging Gateway node (from source) in n8n's engine against a gateway, usually the simulator. */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
+import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import type { RequestBodyStyle } from '../../nodes/shared/transport';
+import { runNode } from './n8n-harness.cts';
+import type { RunNodeOptions, RunNodeResult } from './n8n-harness.cts';
+
+export const GATEWAY_NODE_TYPE = 'n8n-nodes-messaging-gateway.messagingGateway';
+
+export interface GatewayTarget {
+	url: string;
+	apiKey: string;
+}
+
+export interface RunGatewayOptions {
+	items?: INodeExecutionData[];
+	requestBodyStyle?: RequestBodyStyle;
+	onError?: RunNodeOptions['onError'];
+	/** Overrides the API key sent (e.g. a wrong one). */
+	apiKey?: string;
+}
+
+export async function runGateway(
+	gateway: GatewayTarget,
+	parameters: INodeParameters,
+	options: RunGatewayOptions = {},
+): Promise<RunNodeResult> {
+	return await runNode({
+		nodeTypes: { [GATEWAY_NODE_TYPE]: new MessagingGateway() },
+		credentialTypes: { messagingGatewayApi: new MessagingGatewayApi() },
+		credentials: {
+			messagingGatewayApi: {
+				baseUrl: gateway.url,
+				apiKey: options.apiKey ?? gateway.apiKey,
+				requestBodyStyle: options.requestBodyStyle ?? 'chatIdSession',
+			},
+		},
+		type: GATEWAY_NODE_TYPE,
+		parameters,
+		items: options.items,
+		onError: options.onError,
+	});
+}
+
+/** The JSON of every item of the node's first output. */
+export function outputJson(result: RunNodeResult) {
+	return (result.outputs[0] ?? []).map((item) => item.json);
+}
