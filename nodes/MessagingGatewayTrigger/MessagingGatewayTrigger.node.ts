@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { classifyChat } from '../MessagingGateway/helpers/identifiers';
+import { splitList } from '../MessagingGateway/helpers/lists';
 import type { ChatReference } from '../MessagingGateway/helpers/identifiers';
 import { INSTANCE_EVENTS } from '../shared/events';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
@@ -20,11 +21,7 @@ import { assertNonEmptyEvents, isRegistered, register, unregister } from './regi
 const MAIN_EVENTS = ['Messages Upsert', 'QR Code Updated', 'Messages Delete'];
 
 function parseOnlyChats(this: IHookFunctions | IWebhookFunctions, raw: string): ChatReference[] {
-	const entries = raw
-		.split(/[,;\n]/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
-	return entries.map((entry) => {
+	return splitList(raw).map((entry) => {
 		const reference = classifyChat(entry);
 		if (!reference) {
 			throw new NodeOperationError(

@@ -1,4 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 export const sessionField: INodeProperties = {
 	displayName: 'Session',
@@ -9,6 +10,18 @@ export const sessionField: INodeProperties = {
 	placeholder: 'e.g. default',
 	description: 'The session name, also called instance name',
 };
+
+/** The Session of an item, trimmed; an empty one fails before any request (it would become `/api//…`). */
+export function readSession(this: IExecuteFunctions, itemIndex: number): string {
+	const session = String(this.getNodeParameter('session', itemIndex) ?? '').trim();
+	if (session === '') {
+		throw new NodeOperationError(this.getNode(), 'Session must not be empty', {
+			itemIndex,
+			description: 'Enter the session name, also called instance name, e.g. default.',
+		});
+	}
+	return session;
+}
 
 /** Client-side throttle for send operations; read by the router, which waits before every item but the first. */
 export const waitBetweenItemsOption: INodeProperties = {

@@ -1,3 +1,4 @@
+import { responseOr } from './responses';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -96,9 +97,7 @@ export function isHttpUrl(text: string): boolean {
 
 /** The gateway's answer as an object; `{ success: true }` when it answered with nothing useful. */
 export function responseObject(response: unknown): IDataObject {
-	return typeof response === 'object' && response !== null && !Array.isArray(response)
-		? (response as IDataObject)
-		: { success: true };
+	return responseOr(response, { success: true });
 }
 
 export const delayOption: INodeProperties = {

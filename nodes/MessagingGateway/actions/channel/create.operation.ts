@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -42,7 +43,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const name = String(this.getNodeParameter('name', itemIndex) ?? '').trim();
 	if (name === '') {
 		throw new NodeOperationError(this.getNode(), 'Name must not be empty', {
@@ -62,9 +63,6 @@ export async function execute(
 		gatewayPath`/api/${session}/channels`,
 		{ body, itemIndex },
 	);
-	if (typeof response === 'object' && response !== null && !Array.isArray(response)) {
-		return [{ json: response as IDataObject }];
-	}
 	// Nothing useful came back: say what was done.
-	return [{ json: { success: true, name, description: channelDescription } }];
+	return [{ json: responseOr(response, { success: true, name, description: channelDescription }) }];
 }

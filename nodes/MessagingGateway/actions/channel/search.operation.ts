@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { splitList } from '../../helpers/lists';
 import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
-import { collectCursorPages, returnAllProperties } from '../../helpers/pagination';
-import { sessionField } from '../common.descriptions';
+import { collectCursorPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
+import { readSession, sessionField } from '../common.descriptions';
 
 /** The gateway's default page size for channel searches. */
 const PAGE_SIZE = 50;
@@ -69,15 +70,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** A list typed as "a, b" or given by an expression as an array. */
-function listEntries(raw: unknown): string[] {
-	const entries = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,;\n]/) : [];
-	return entries.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
-}
-
 function readCountries(this: IExecuteFunctions, itemIndex: number): string[] {
 	const raw = this.getNodeParameter('countries', itemIndex);
-	const countries = listEntries(raw);
+	const countries = splitList(raw).map(String);
 	const invalid = countries.filter((country) => !/^[A-Za-z]{2}$/.test(country));
 	if (countries.length === 0 || invalid.length > 0) {
 		const shown = Array.isArray(raw) ? raw.join(', ') : String(raw ?? '');
@@ -110,22 +105,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const view = readView.call(this, itemIndex);
 	const countries = readCountries.call(this, itemIndex);
-	const categories = listEntries(this.getNodeParameter('categories', itemIndex, [])).map(
-		(category) => category.toUpperCase(),
+	const categories = splitList(this.getNodeParameter('categories', itemIndex, [])).map((category) =>
+		String(category).toUpperCase(),
 	);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-	const rawLimit = returnAll ? Infinity : this.getNodeParameter('limit', itemIndex);
-	const wanted = Number(rawLimit);
-	if (!returnAll && (!Number.isInteger(wanted) || wanted < 1)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Limit must be a whole number of at least 1 (got "${String(rawLimit)}")`,
-			{ itemIndex, description: 'Set Limit, or turn on Return All.' },
-		);
-	}
+	const wanted = wantedCount.call(this, itemIndex);
 	const style = await getRequestBodyStyle.call(this);
 
 	const channels = await collectCursorPages(

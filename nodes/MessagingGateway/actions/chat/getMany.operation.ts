@@ -4,12 +4,13 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { splitList } from '../../helpers/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toChatId } from '../../helpers/identifiers';
-import { collectOffsetPages, returnAllProperties } from '../../helpers/pagination';
-import { sessionField } from '../common.descriptions';
+import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
+import { readSession, sessionField } from '../common.descriptions';
 
 /** The gateway's default page size for the overview; larger pages are not documented. */
 const PAGE_SIZE = 20;
@@ -42,35 +43,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** A list typed as "a, b" or given by an expression as an array. */
-function listEntries(raw: unknown): unknown[] {
-	if (Array.isArray(raw)) return raw;
-	if (typeof raw === 'number') return [raw];
-	if (typeof raw !== 'string') return [];
-	return raw
-		.split(/[,;\n]/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
-	const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-	const rawLimit = returnAll ? Infinity : this.getNodeParameter('limit', itemIndex);
-	const wanted = Number(rawLimit);
-	if (!returnAll && (!Number.isInteger(wanted) || wanted < 1)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Limit must be a whole number of at least 1 (got "${String(rawLimit)}")`,
-			{ itemIndex, description: 'Set Limit, or turn on Return All.' },
-		);
-	}
+	const session = readSession.call(this, itemIndex);
+	const wanted = wantedCount.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	// Validate every entry before the first request, so a typo does not cost a half-done run.
-	const ids = listEntries(filters.chats).map((entry) =>
+	const ids = splitList(filters.chats).map((entry) =>
 		toChatId(parseChat.call(this, entry, 'Chats', itemIndex, ['contact', 'group', 'channel'])),
 	);
 

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { parseChat, toJid } from '../../helpers/identifiers';
-import { contactLocator, sessionField } from '../common.descriptions';
+import { contactLocator, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -28,7 +28,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
 	const reference = parseChat.call(this, raw, 'Contact', itemIndex, ['contact']);
 	const jid = toJid(reference);

@@ -1,14 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../helpers/identifiers';
-import { contactLocator, sessionField } from '../common.descriptions';
+import { contactLocator, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -28,7 +24,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
 	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
 	const response = await gatewayApiRequest.call(
@@ -38,9 +34,6 @@ export async function execute(
 		{ body: { number }, itemIndex },
 	);
 	// Both answers (business and "Not is business profile") are objects worth passing on as they are.
-	if (typeof response === 'object' && response !== null && !Array.isArray(response)) {
-		return [{ json: response as IDataObject }];
-	}
 	// An empty answer says nothing about the profile; keep the item so the workflow goes on.
-	return [{ json: { number } }];
+	return [{ json: responseOr(response, { number }) }];
 }

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../helpers/identifiers';
-import { contactLocator, sessionField } from '../common.descriptions';
+import { contactLocator, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -60,7 +60,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
 	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -1,14 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { groupIdLocator, readGroupId } from '../../helpers/group';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -28,7 +24,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const groupId = readGroupId.call(this, itemIndex);
 	const response = await gatewayApiRequest.call(
 		this,
@@ -37,8 +33,5 @@ export async function execute(
 		{ itemIndex },
 	);
 	// The body is engine-specific and often empty; then say what was done.
-	if (typeof response === 'object' && response !== null && !Array.isArray(response)) {
-		return [{ json: response as IDataObject }];
-	}
-	return [{ json: { success: true, groupId } }];
+	return [{ json: responseOr(response, { success: true, groupId }) }];
 }

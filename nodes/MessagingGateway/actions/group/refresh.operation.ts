@@ -1,13 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -26,7 +22,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const response = await gatewayApiRequest.call(
 		this,
 		'POST',
@@ -34,8 +30,12 @@ export async function execute(
 		{ itemIndex },
 	);
 	// Some gateways answer {success, message, count}, others a bare `true` or nothing at all.
-	if (typeof response === 'object' && response !== null && !Array.isArray(response)) {
-		return [{ json: response as IDataObject }];
-	}
-	return [{ json: { success: typeof response === 'boolean' ? response : true, session } }];
+	return [
+		{
+			json: responseOr(response, {
+				success: typeof response === 'boolean' ? response : true,
+				session,
+			}),
+		},
+	];
 }

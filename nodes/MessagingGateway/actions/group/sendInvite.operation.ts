@@ -6,10 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { splitList } from '../../helpers/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { groupIdLocator, readGroupId } from '../../helpers/group';
 import { phoneDigits } from '../../helpers/identifiers';
-import { sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import { readSession, sessionField, waitBetweenItemsOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -52,22 +53,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Splits "a, b; c" or a list from an expression into the numbers as typed. */
-function listedNumbers(raw: unknown): unknown[] {
-	const entries = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,;\n]/) : [raw];
-	return entries
-		.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
-		.filter((entry) => entry !== '' && entry !== undefined && entry !== null);
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const groupJid = readGroupId.call(this, itemIndex);
 
-	const entries = listedNumbers(this.getNodeParameter('numbers', itemIndex));
+	const entries = splitList(this.getNodeParameter('numbers', itemIndex));
 	if (entries.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Numbers must list at least one phone number', {
 			itemIndex,

@@ -14,7 +14,7 @@ import {
 	readShortMessageId,
 	responseObject,
 } from '../../helpers/message';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -64,7 +64,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const shortId = readShortMessageId.call(
 		this,
 		this.getNodeParameter('messageId', itemIndex),

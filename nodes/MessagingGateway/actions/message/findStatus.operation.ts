@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toJid } from '../../helpers/identifiers';
 import { fieldError, readShortMessageId, textOf } from '../../helpers/message';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -68,7 +68,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const limit = Number(this.getNodeParameter('limit', itemIndex, 50));
 	if (!Number.isInteger(limit) || limit < 1) {

@@ -14,7 +14,7 @@ import {
 	readBinaryPropertyName,
 	responseObject,
 } from '../../helpers/message';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -60,7 +60,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const messageId = parseFullMessageId.call(
 		this,
 		this.getNodeParameter('messageId', itemIndex),

@@ -16,7 +16,7 @@ import {
 	responseObject,
 	textOf,
 } from '../../helpers/message';
-import { sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import { readSession, sessionField, waitBetweenItemsOption } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -93,7 +93,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const style = await getRequestBodyStyle.call(this);
 	const messageId = parseFullMessageId.call(
 		this,

@@ -10,7 +10,12 @@ import { gatewayApiRequest } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { classifyChat, toChatId } from '../../helpers/identifiers';
 import { fieldError, isHttpUrl, readChat, responseObject, textOf } from '../../helpers/message';
-import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import {
+	chatLocator,
+	readSession,
+	sessionField,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
 
 type ButtonType = 'reply' | 'call' | 'copy' | 'url';
 
@@ -224,7 +229,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const bodyText = textOf(this.getNodeParameter('body', itemIndex, ''));
 	if (bodyText === '') {

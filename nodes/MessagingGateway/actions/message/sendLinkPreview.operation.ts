@@ -15,7 +15,12 @@ import type { RequestBodyStyle } from '../../../shared/transport';
 import { fileSourceProperties } from '../../helpers/files';
 import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
 import { fieldError, isHttpUrl, readChat, responseObject, textOf } from '../../helpers/message';
-import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import {
+	chatLocator,
+	readSession,
+	sessionField,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -141,7 +146,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const style = await getRequestBodyStyle.call(this);
 	const chat = readChat.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -18,7 +18,12 @@ import {
 	responseObject,
 	textOf,
 } from '../../helpers/message';
-import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import {
+	chatLocator,
+	readSession,
+	sessionField,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -102,7 +107,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const latitude = readCoordinate.call(this, itemIndex, 'latitude', 'Latitude', 90);
 	const longitude = readCoordinate.call(this, itemIndex, 'longitude', 'Longitude', 180);

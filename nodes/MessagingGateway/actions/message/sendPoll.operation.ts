@@ -9,7 +9,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
 import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
 import { fieldError, readChat, responseObject, textOf } from '../../helpers/message';
-import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import {
+	chatLocator,
+	readSession,
+	sessionField,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -104,7 +109,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const style = await getRequestBodyStyle.call(this);
 	const chat = readChat.call(this, itemIndex);
 	const name = textOf(this.getNodeParameter('question', itemIndex, ''));

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { splitList } from '../../helpers/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { classifyChat, parseFullMessageId, toChatId, toNumber } from '../../helpers/identifiers';
 import {
@@ -19,7 +20,12 @@ import {
 	responseObject,
 	textOf,
 } from '../../helpers/message';
-import { chatLocator, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import {
+	chatLocator,
+	readSession,
+	sessionField,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -96,14 +102,9 @@ export const description = updateDisplayOptions(
  * "+55 11 99999-9999" stays one number.
  */
 function listedNumbers(raw: unknown): unknown[] {
-	const entries = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,;\n]/) : [raw];
-	return entries
-		.flatMap((entry) => {
-			if (typeof entry !== 'string') return [entry];
-			const trimmed = entry.trim();
-			return classifyChat(trimmed) ? [trimmed] : trimmed.split(/\s+/);
-		})
-		.filter((entry) => entry !== '' && entry !== undefined && entry !== null);
+	return splitList(raw).flatMap((entry) =>
+		typeof entry !== 'string' || classifyChat(entry) ? [entry] : entry.split(/\s+/),
+	);
 }
 
 function readMentionedNumbers(this: IExecuteFunctions, itemIndex: number, raw: unknown): string[] {
@@ -126,7 +127,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const rawText = this.getNodeParameter('text', itemIndex, '') as unknown;
 	// Sent as typed (line breaks and indentation matter); a number from an expression becomes text.

@@ -1,13 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -26,16 +22,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const response = await gatewayApiRequest.call(
 		this,
 		'DELETE',
 		gatewayPath`/api/${session}/profile/picture`,
 		{ itemIndex },
 	);
-	if (typeof response === 'object' && response !== null && !Array.isArray(response)) {
-		return [{ json: response as IDataObject }];
-	}
 	// Nothing useful came back: say what was done.
-	return [{ json: { success: true } }];
+	return [{ json: responseOr(response, { success: true }) }];
 }

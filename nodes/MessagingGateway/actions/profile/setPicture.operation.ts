@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,7 +29,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	// Source "URL" or "Binary File" (no "None"), so a file is always there.
 	const file = (await readFileSource.call(this, 'picture', 'Picture', itemIndex)) as IDataObject;
 	const response = await gatewayApiRequest.call(
@@ -37,8 +38,5 @@ export async function execute(
 		gatewayPath`/api/${session}/profile/picture`,
 		{ body: { file }, itemIndex },
 	);
-	if (typeof response === 'object' && response !== null && !Array.isArray(response)) {
-		return [{ json: response as IDataObject }];
-	}
-	return [{ json: { success: true } }];
+	return [{ json: responseOr(response, { success: true }) }];
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
 import { phoneDigits } from '../../helpers/identifiers';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -28,7 +28,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const phone = phoneDigits.call(
 		this,
 		this.getNodeParameter('phoneNumber', itemIndex),

@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [sessionField];
 
@@ -20,7 +20,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const response = (await gatewayApiRequest.call(
 		this,
 		'PUT',

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -31,7 +31,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const presence = this.getNodeParameter('presence', itemIndex) as string;
 	// The gateway answers 201 with an empty body; say what was done instead of outputting nothing.
 	await gatewayApiRequest.call(this, 'POST', gatewayPath`/instance/setPresence/${session}`, {

@@ -8,7 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { sessionField } from '../common.descriptions';
+import { readSession, sessionField } from '../common.descriptions';
 
 const EVENT_NAMES = new Set(INSTANCE_EVENTS.map((event) => event.name));
 /** Delivered names (messages.upsert) and any letter case are accepted too, as agents and expressions use them. */
@@ -123,7 +123,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = this.getNodeParameter('session', itemIndex) as string;
+	const session = readSession.call(this, itemIndex);
 	const url = readUrl.call(this, itemIndex);
 	// Always sent: an empty list means "all events", a missing one crashes some gateway versions.
 	const events = readEvents.call(this, itemIndex);

@@ -1,0 +1,10 @@
+/**
+ * A list as people give it: "a, b; c" or one entry per line in a text field, or an array from an
+ * expression. Entries are trimmed; empty ones are dropped.
+ */
+export function splitList(raw: unknown): unknown[] {
+	const entries = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,;\n]/) : [raw];
+	return entries
+		.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
+		.filter((entry) => entry !== '' && entry !== undefined && entry !== null);
+}
