@@ -206,3 +206,14 @@ const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
 export function extensionForMimeType(mimeType: string): string {
 	return EXTENSION_BY_MIME_TYPE[mimeType.split(';')[0].trim().toLowerCase()] ?? 'bin';
 }
+
+/** Reply-to for the session-family sends that only shape A bodies can carry (`reply_to`). */
+export const replyToShapeAOption: INodeProperties = {
+	displayName: 'Reply To Message ID',
+	name: 'replyTo',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+	description:
+		'Full ID of the message to reply to. Not available with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
+};

@@ -14,7 +14,14 @@ import {
 import type { RequestBodyStyle } from '../../../shared/transport';
 import { fileSourceProperties } from '../../helpers/files';
 import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
-import { fieldError, isHttpUrl, readChat, responseObject, textOf } from '../../helpers/message';
+import {
+	fieldError,
+	isHttpUrl,
+	readChat,
+	responseObject,
+	textOf,
+	replyToShapeAOption,
+} from '../../helpers/message';
 import {
 	chatLocator,
 	readSession,
@@ -93,15 +100,7 @@ const properties: INodeProperties[] = [
 				description:
 					'Whether to send the preview image in high quality. Ignored with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
 			},
-			{
-				displayName: 'Reply To Message ID',
-				name: 'replyTo',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
-				description:
-					'Full ID of the message to reply to. Not available with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
-			},
+			replyToShapeAOption,
 			waitBetweenItemsOption,
 		],
 	},

@@ -8,7 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
 import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
-import { fieldError, readChat, responseObject, textOf } from '../../helpers/message';
+import {
+	fieldError,
+	readChat,
+	responseObject,
+	textOf,
+	replyToShapeAOption,
+} from '../../helpers/message';
 import {
 	chatLocator,
 	readSession,
@@ -56,18 +62,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [
-			{
-				displayName: 'Reply To Message ID',
-				name: 'replyTo',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
-				description:
-					'Full ID of the message to reply to. Not available with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
-			},
-			waitBetweenItemsOption,
-		],
+		options: [replyToShapeAOption, waitBetweenItemsOption],
 	},
 ];
 
