@@ -1,0 +1,61 @@
+/** Runs a saved workflow with `n8n execute` beside a running n8n and returns its run data. */
+import { spawn } from 'node:child_process';
+
+import type { IRun } from 'n8n-workflow';
+
+import { N8N_BIN, NODE24_BIN, node24Env } from './n8n-install.cts';
+import { freePort } from './n8n-instance.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+
+/** The `--rawOutput` JSON is printed through the logger after a few log lines: take the block from `{` to `}`. */
+function extractRun(stdout: string): IRun {
+	const lines = stdout.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+	const start = lines.findIndex((line) => line === '{');
+	let end = -1;
+	for (let index = lines.length - 1; index > start; index--) {
+		if (lines[index].startsWith('}')) {
+			end = index;
+			break;
+		}
+	}
+	if (start === -1 || end === -1)
+		throw new Error(`No run JSON in the output of n8n execute:\n${stdout.slice(-2000)}`);
+	return JSON.parse(lines.slice(start, end + 1).join('\n')) as IRun;
+}
+
+export async function executeWorkflow(
+	n8n: N8nInstance,
+	workflowId: string,
+	timeoutMs = 120_000,
+): Promise<IRun> {
+	const brokerPort = await freePort();
+	// Asynchronous on purpose: the simulator the workflow talks to runs in this same process.
+	const child = spawn(NODE24_BIN, [N8N_BIN, 'execute', `--id=${workflowId}`, '--rawOutput'], {
+		env: node24Env({
+			N8N_USER_FOLDER: n8n.userFolder,
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			N8N_RUNNERS_MODE: 'internal',
+			N8N_LOG_LEVEL: 'info',
+			N8N_LOG_OUTPUT: 'console',
+			NO_COLOR: '1',
+			N8N_ENCRYPTION_KEY: 'e2e-and-sandbox-only-key',
+			NODE_ENV: 'production',
+			N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,insights',
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+			N8N_SSRF_PROTECTION_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		}),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const output: Buffer[] = [];
+	child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+	child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+	const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+	const exitCode = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+	clearTimeout(timer);
+	const stdout = Buffer.concat(output).toString('utf8');
+	if (exitCode === null)
+		throw new Error(`n8n execute did not finish within ${timeoutMs} ms:\n${stdout.slice(-2000)}`);
+	return extractRun(stdout);
+}

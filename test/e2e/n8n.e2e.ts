@@ -1,0 +1,276 @@
+import axios from 'axios';
+import { sleep } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { executeWorkflow } from './n8n-cli.cts';
+import { startN8n } from './n8n-instance.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+import {
+	ACTION_TYPE,
+	CREDENTIAL_TYPE,
+	echoBotWorkflow,
+	operationCases,
+	operationsWorkflow,
+	TRIGGER_TYPE,
+} from './workflows.cts';
+import type { CredentialRef } from './workflows.cts';
+
+const SESSION = SEED.instances.connected.name;
+const ALICE = SEED.contacts.alice;
+
+let simulator: Simulator;
+let n8n: N8nInstance;
+
+beforeAll(async () => {
+	simulator = await startSimulator();
+	n8n = await startN8n();
+}, 300_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await simulator?.stop();
+});
+
+async function createCredential(name: string, data: IDataObject): Promise<CredentialRef> {
+	const response = await n8n.api.post('/credentials', { name, type: CREDENTIAL_TYPE, data });
+	expect(response.status).toBe(200);
+	return { id: String(response.data.id), name };
+}
+
+async function until<T>(
+	description: string,
+	timeoutMs: number,
+	probe: () => Promise<T | undefined>,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${description}`);
+		await sleep(200);
+	}
+}
+
+async function executionsOf(workflowId: string): Promise<IDataObject[]> {
+	const response = await n8n.api.get('/executions', {
+		params: { workflowId, includeData: true, limit: 20 },
+	});
+	expect(response.status).toBe(200);
+	return response.data.data as IDataObject[];
+}
+
+describe('the package inside n8n 2.41.1', () => {
+	it('loads both nodes, the AI tool variant and the credential without loader errors', async () => {
+		const nodes = await n8n.web.get('/types/nodes.json');
+		const credentials = await n8n.web.get('/types/credentials.json');
+
+		const nodeNames = (nodes.data as Array<{ name: string }>).map((type) => type.name);
+		expect(nodeNames).toEqual(
+			expect.arrayContaining([ACTION_TYPE, TRIGGER_TYPE, `${ACTION_TYPE}Tool`]),
+		);
+		expect((credentials.data as Array<{ name: string }>).map((type) => type.name)).toContain(
+			CREDENTIAL_TYPE,
+		);
+		expect(n8n.loaderProblems()).toEqual([]);
+		expect(n8n.log()).toMatch(/Loaded all credentials and nodes from n8n-nodes-messaging-gateway/);
+	});
+
+	it("tests credentials through n8n's own endpoint: OK, API key rejected, unreachable", async () => {
+		const cases: Array<[string, IDataObject, { status: string; message: RegExp }]> = [
+			[
+				'good',
+				{ baseUrl: `${simulator.url}/`, apiKey: simulator.apiKey },
+				{ status: 'OK', message: /Connection successful/ },
+			],
+			[
+				'wrong key',
+				{ baseUrl: simulator.url, apiKey: 'dummy-wrong-key' },
+				{ status: 'Error', message: /^API key rejected/ },
+			],
+			[
+				'wrong URL',
+				{ baseUrl: 'http://127.0.0.1:9', apiKey: simulator.apiKey },
+				{ status: 'Error', message: /ECONNREFUSED/ },
+			],
+		];
+		for (const [name, data, expected] of cases) {
+			const credential = await createCredential(`Credential test: ${name}`, data);
+			const response = await n8n.rest.post('/credentials/test', {
+				credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data },
+			});
+			expect(response.status).toBe(200);
+			expect(response.data.data.status).toBe(expected.status);
+			expect(response.data.data.message).toMatch(expected.message);
+		}
+	});
+});
+
+describe('the trigger in an active workflow (echo bot)', () => {
+	it('registers on activation, answers a message once, ignores its own reply and bad tokens, restores on deactivation', async () => {
+		const foreign = await axios.post(
+			`${simulator.url}/webhook/set/${SESSION}`,
+			{ url: 'https://crm.example.com/hooks', events: ['MESSAGES_UPSERT'] },
+			{ headers: { apikey: simulator.apiKey } },
+		);
+		expect(foreign.status).toBe(201);
+		const credential = await createCredential('Messaging Gateway (e2e)', {
+			baseUrl: simulator.url,
+			apiKey: simulator.apiKey,
+		});
+		const created = await n8n.api.post('/workflows', echoBotWorkflow(credential, SESSION));
+		expect(created.status).toBe(200);
+		const workflowId = String(created.data.id);
+
+		const activated = await n8n.api.post(`/workflows/${workflowId}/activate`, {});
+		expect(activated.status).toBe(200);
+		await until('publication', 60_000, async () => {
+			const status = await n8n.rest.get(`/workflows/${workflowId}/publication-status`);
+			const state = status.data?.data?.status;
+			if (state === 'failed') throw new Error(`activation failed: ${JSON.stringify(status.data)}`);
+			return state === 'published' ? true : undefined;
+		});
+
+		const registered = simulator.getWebhook(SESSION);
+		expect(registered).toEqual(
+			expect.objectContaining({
+				enabled: true,
+				events: ['MESSAGES_UPSERT'],
+				webhook_by_events: false,
+			}),
+		);
+		expect(registered?.url).toMatch(
+			new RegExp(`^${n8n.url}/webhook/[0-9a-f-]{36}/webhook\\?token=[0-9a-f]{48}$`),
+		);
+
+		// A contact writes: one execution, whose trigger item has the simplified fields, and the reply goes out.
+		await simulator.injectInboundMessage({
+			instance: SESSION,
+			from: ALICE.number,
+			text: 'hello bot',
+		});
+		const executions = await until('the execution', 30_000, async () => {
+			const list = await executionsOf(workflowId);
+			return list.length > 0 && list.every((execution) => execution.stoppedAt) ? list : undefined;
+		});
+		expect(executions).toHaveLength(1);
+		expect(executions[0].status).toBe('success');
+		const runData = (
+			executions[0].data as IDataObject & {
+				resultData: {
+					runData: Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>>;
+				};
+			}
+		).resultData.runData;
+		expect(runData['On Message'][0].data.main[0][0].json).toEqual(
+			expect.objectContaining({
+				event: 'MESSAGES_UPSERT',
+				session: SESSION,
+				chatId: ALICE.chatId,
+				text: 'hello bot',
+				fromMe: false,
+				isGroup: false,
+			}),
+		);
+		const reply = await until('the reply', 10_000, async () =>
+			simulator.requestsTo('/message/sendText/', 'POST').at(-1),
+		);
+		expect(reply.body).toEqual({ number: ALICE.number, textMessage: { text: 'Echo: hello bot' } });
+		expect(reply.auth).toBe('valid');
+
+		// The reply comes back as our own message: delivered, answered, but no second execution.
+		await until('the delivery of our own reply', 10_000, async () =>
+			simulator.deliveries.find(
+				(delivery) =>
+					(delivery.body?.data?.key as IDataObject | undefined)?.fromMe === true &&
+					delivery.status === 200,
+			),
+		);
+		const badToken = await axios.post(
+			registered!.url.replace(/token=[0-9a-f]+/, `token=${'f'.repeat(48)}`),
+			{ event: 'messages.upsert', instance: SESSION, data: {} },
+			{ validateStatus: () => true },
+		);
+		expect(badToken.status).toBe(401);
+		await sleep(1500);
+		expect(await executionsOf(workflowId)).toHaveLength(1);
+
+		const deactivated = await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
+		expect(deactivated.status).toBe(200);
+		await until('the previous webhook to be restored', 30_000, async () =>
+			simulator.getWebhook(SESSION)?.url === 'https://crm.example.com/hooks' ? true : undefined,
+		);
+		expect(simulator.getWebhook(SESSION)).toEqual(
+			expect.objectContaining({
+				enabled: true,
+				url: 'https://crm.example.com/hooks',
+				events: ['MESSAGES_UPSERT'],
+			}),
+		);
+	});
+});
+
+describe('every operation of the action node in a real workflow', () => {
+	it('runs all 27 operations against the gateway; the one the gateway does not implement becomes an error item', async () => {
+		const credential = await createCredential('Messaging Gateway (operations)', {
+			baseUrl: simulator.url,
+			apiKey: simulator.apiKey,
+		});
+		const cases = operationCases({
+			session: SESSION,
+			pairingSession: SEED.instances.pairing.name,
+			alice: ALICE,
+			bruno: SEED.contacts.bruno,
+			bakery: SEED.contacts.bakery,
+			hikersGroup: SEED.groups.hikers.id,
+			teamGroup: SEED.groups.team.id,
+			aliceTextId: SEED.messages.aliceText.id,
+			aliceImageId: SEED.messages.aliceImage.id,
+		});
+		expect(cases).toHaveLength(27);
+		const created = await n8n.api.post('/workflows', operationsWorkflow(credential, cases));
+		expect(created.status).toBe(200);
+		simulator.clearLogs();
+
+		const run = await executeWorkflow(n8n, String(created.data.id));
+
+		const runData = run.data.resultData.runData;
+		const firstItem = (name: string) => runData[name]?.[0]?.data?.main?.[0]?.[0];
+		for (const { name } of cases) {
+			expect({ name, ran: runData[name] !== undefined }).toEqual({ name, ran: true });
+			const item = firstItem(name);
+			if (name === 'profile.get') continue;
+			expect({ name, error: item?.json?.error }).toEqual({ name, error: undefined });
+		}
+		// The gateway answers 501 for Profile Get; with "continue" it is an error item that says so.
+		expect(String(firstItem('profile.get')?.json.error)).toMatch(/^Gateway error 501: /);
+		expect(firstItem('message.sendText')?.json).toEqual(
+			expect.objectContaining({
+				messageId: expect.stringMatching(new RegExp(`^true_${ALICE.chatId}_[A-Z0-9]{20}$`)),
+			}),
+		);
+		expect(firstItem('message.downloadMedia')?.binary?.data).toEqual(
+			expect.objectContaining({ mimeType: 'image/png' }),
+		);
+		expect(firstItem('contact.getProfilePicture')?.binary?.data).toEqual(
+			expect.objectContaining({ mimeType: 'image/png' }),
+		);
+		expect(firstItem('group.get')?.json).toEqual(
+			expect.objectContaining({ id: SEED.groups.hikers.id, subject: SEED.groups.hikers.subject }),
+		);
+		expect(firstItem('session.requestPairingCode')?.json).toEqual(
+			expect.objectContaining({ code: expect.any(String) }),
+		);
+		expect((runData['contact.getMany']?.[0]?.data?.main?.[0] ?? []).length).toBeGreaterThanOrEqual(
+			4,
+		);
+		// What reached the gateway: one authenticated request per operation at least, never an unauthenticated one.
+		expect(simulator.requests.length).toBeGreaterThanOrEqual(27);
+		expect(simulator.requests.every((request) => request.auth === 'valid')).toBe(true);
+		expect(simulator.requestsTo('/message/sendText/', 'POST').at(-1)?.body).toEqual({
+			number: ALICE.number,
+			textMessage: { text: 'Hello from n8n' },
+		});
+	});
+});

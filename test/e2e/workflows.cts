@@ -1,0 +1,229 @@
+/** Workflow and credential JSON for the end-to-end tests and the sandbox. */
+import { randomUUID } from 'node:crypto';
+
+import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+
+export const ACTION_TYPE = 'n8n-nodes-messaging-gateway.messagingGateway';
+export const TRIGGER_TYPE = 'n8n-nodes-messaging-gateway.messagingGatewayTrigger';
+export const CREDENTIAL_TYPE = 'messagingGatewayApi';
+
+export interface CredentialRef {
+	id: string;
+	name: string;
+}
+
+export interface WorkflowJson {
+	name: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings: IDataObject;
+}
+
+const SETTINGS = {
+	executionOrder: 'v1',
+	saveDataSuccessExecution: 'all',
+	saveDataErrorExecution: 'all',
+	saveManualExecutions: true,
+};
+
+/** An echo bot: every incoming text is answered with "Echo: <text>" in the same chat. */
+export function echoBotWorkflow(credential: CredentialRef, session: string): WorkflowJson {
+	return {
+		name: 'Echo bot (Messaging Gateway)',
+		settings: SETTINGS,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'On Message',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { session, events: ['MESSAGES_UPSERT'] },
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+			{
+				id: randomUUID(),
+				name: 'Reply',
+				type: ACTION_TYPE,
+				typeVersion: 1,
+				position: [300, 0],
+				parameters: {
+					resource: 'message',
+					operation: 'sendText',
+					session,
+					chatId: { __rl: true, mode: 'id', value: '={{ $json.chatId }}' },
+					text: '=Echo: {{ $json.text }}',
+				},
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: { 'On Message': { main: [[{ node: 'Reply', type: 'main', index: 0 }]] } },
+	};
+}
+
+/** QR login: every new QR code of a session arrives as a PNG image (and the pairing code). */
+export function qrLoginWorkflow(credential: CredentialRef, session: string): WorkflowJson {
+	return {
+		name: 'QR login (Messaging Gateway)',
+		settings: SETTINGS,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'On QR Code',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { session, events: ['QRCODE_UPDATED'], options: { qrCodeAsBinary: true } },
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: {},
+	};
+}
+
+export interface OperationCase {
+	/** Node name in the workflow, e.g. "message.sendText". */
+	name: string;
+	parameters: IDataObject;
+}
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** One node per operation of the action node, each with parameters that work against the simulator's seed. */
+export function operationCases(seed: {
+	session: string;
+	pairingSession: string;
+	alice: { number: string; chatId: string };
+	bruno: { number: string };
+	bakery: { number: string };
+	hikersGroup: string;
+	teamGroup: string;
+	aliceTextId: string;
+	aliceImageId: string;
+}): OperationCase[] {
+	const { session } = seed;
+	const cases: Array<[string, string, IDataObject]> = [
+		[
+			'channel',
+			'create',
+			{ name: 'E2E Channel', description: 'Made by the end-to-end test', pictureSource: 'none' },
+		],
+		['channel', 'search', { view: 'RECOMMENDED', countries: 'US', returnAll: false, limit: 3 }],
+		['chat', 'getMany', { returnAll: false, limit: 5 }],
+		['contact', 'get', { contact: byId('+55 (11) 98765-0001') }],
+		['contact', 'getBusinessProfile', { contact: byId(seed.bakery.number) }],
+		['contact', 'getMany', { returnAll: true }],
+		[
+			'contact',
+			'getProfilePicture',
+			{ contact: byId(seed.alice.number), options: { downloadPicture: true } },
+		],
+		['group', 'get', { groupId: byId(seed.hikersGroup) }],
+		['group', 'leave', { groupId: byId(seed.teamGroup) }],
+		['group', 'refresh', {}],
+		[
+			'group',
+			'sendInvite',
+			{ groupId: byId(seed.hikersGroup), numbers: '+55 11 98765-0002', description: 'Join us' },
+		],
+		['message', 'downloadMedia', { messageId: seed.aliceImageId }],
+		['message', 'findStatus', { limit: 10 }],
+		['message', 'get', { messageId: seed.aliceTextId, downloadMedia: false }],
+		['message', 'react', { messageId: seed.aliceTextId, reaction: '👍' }],
+		[
+			'message',
+			'sendButtons',
+			{
+				chatId: byId(seed.alice.chatId),
+				body: 'Pick one',
+				buttons: { button: [{ type: 'reply', text: 'Yes' }] },
+				headerImageSource: 'none',
+			},
+		],
+		[
+			'message',
+			'sendLinkPreview',
+			{
+				chatId: byId(seed.alice.chatId),
+				text: 'See https://example.com',
+				previewUrl: 'https://example.com',
+				previewTitle: 'Example',
+				previewDescription: 'An example page',
+				previewImageSource: 'none',
+			},
+		],
+		[
+			'message',
+			'sendLocation',
+			{ chatId: byId(seed.alice.number), latitude: -23.5505, longitude: -46.6333, name: 'Office' },
+		],
+		[
+			'message',
+			'sendPoll',
+			{
+				chatId: byId(seed.hikersGroup),
+				question: 'Where do we hike?',
+				pollOptions: ['North Ridge', 'South Valley'],
+			},
+		],
+		['message', 'sendText', { chatId: byId(seed.alice.number), text: 'Hello from n8n' }],
+		['profile', 'deletePicture', {}],
+		['profile', 'get', {}],
+		['profile', 'setPicture', { pictureSource: 'url', pictureUrl: 'https://example.com/me.png' }],
+		[
+			'session',
+			'requestPairingCode',
+			{ session: seed.pairingSession, phoneNumber: '+55 11 98765-0099' },
+		],
+		['session', 'restart', {}],
+		['session', 'setPresence', { presence: 'available' }],
+		[
+			'webhook',
+			'set',
+			{
+				session: seed.pairingSession,
+				url: 'https://example.com/hook',
+				events: ['MESSAGES_UPSERT'],
+			},
+		],
+	];
+	return cases.map(([resource, operation, parameters]) => ({
+		name: `${resource}.${operation}`,
+		parameters: { resource, operation, session, ...parameters },
+	}));
+}
+
+/** Manual Trigger -> every operation in parallel; each node continues on error, so one failure shows as an error item. */
+export function operationsWorkflow(
+	credential: CredentialRef,
+	cases: OperationCase[],
+): WorkflowJson {
+	const trigger: INode = {
+		id: randomUUID(),
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const nodes: INode[] = cases.map((operationCase, index) => ({
+		id: randomUUID(),
+		name: operationCase.name,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		position: [300, index * 120],
+		parameters: operationCase.parameters as INode['parameters'],
+		credentials: { [CREDENTIAL_TYPE]: credential },
+		onError: 'continueRegularOutput',
+	}));
+	return {
+		name: 'Every operation (Messaging Gateway)',
+		settings: SETTINGS,
+		nodes: [trigger, ...nodes],
+		connections: {
+			Start: { main: [nodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))] },
+		},
+	};
+}

@@ -1,0 +1,66 @@
+/**
+ * `npm run sandbox:say -- "hello"`: a seed contact writes to the sandbox's connected session, then
+ * this prints what the echo bot answered (read from the simulator's request log).
+ * `npm run sandbox:qr`: restarts the pairing session so it emits a new QR code.
+ */
+import axios from 'axios';
+
+import { SEED } from '../simulator/index.cts';
+
+const SIMULATOR_URL = `http://127.0.0.1:${process.env.SANDBOX_SIMULATOR_PORT ?? 3000}`;
+
+async function sleep(ms: number): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function sayToBot(text: string): Promise<void> {
+	const contact = SEED.contacts.alice;
+	const injected = await axios.post(`${SIMULATOR_URL}/__sim/inbound`, {
+		instance: SEED.instances.connected.name,
+		from: contact.number,
+		text,
+	});
+	console.log(
+		`${contact.name} (${contact.number}) wrote "${text}" (message ${injected.data.id ?? ''})`,
+	);
+	for (let attempt = 0; attempt < 50; attempt++) {
+		await sleep(200);
+		const log = await axios.get(`${SIMULATOR_URL}/__sim/requests`, {
+			params: { path: '/message/sendText/' },
+		});
+		const replies = (
+			log.data as Array<{ body: { number?: string; textMessage?: { text?: string } }; at: number }>
+		).filter(
+			(request) => request.body?.number === contact.number && request.at >= Date.now() - 15_000,
+		);
+		if (replies.length) {
+			console.log(`The bot answered: "${replies.at(-1)?.body.textMessage?.text}"`);
+			return;
+		}
+	}
+	console.log(
+		'No answer within 10 s: is `npm start` running, and is the "Echo bot" workflow active?',
+	);
+}
+
+async function showQrCode(): Promise<void> {
+	const session = SEED.instances.pairing.name;
+	const restart = await axios.put(`${SIMULATOR_URL}/instance/restart/${session}`, undefined, {
+		headers: { apikey: SEED.defaultApiKey },
+	});
+	console.log(
+		`Restarted ${session}: ${JSON.stringify(restart.data)}. Open the "QR login" workflow's executions in n8n to see the QR code.`,
+	);
+}
+
+const [command, ...words] = process.argv.slice(2);
+const action =
+	command === '--qr'
+		? showQrCode()
+		: sayToBot([command, ...words].filter(Boolean).join(' ') || 'hello');
+action.catch((error) => {
+	console.error(
+		`Could not reach the sandbox simulator at ${SIMULATOR_URL}: ${(error as Error).message}. Start it with npm start.`,
+	);
+	process.exit(1);
+});

@@ -1,0 +1,129 @@
+/**
+ * `npm start`: the sandbox. The gateway simulator and a real n8n with this package installed, a
+ * credential pointing at the simulator and two example workflows (an active echo bot and a QR login
+ * flow), so the nodes can be tried without a gateway account. Ctrl+C stops everything.
+ *
+ * Environment: SANDBOX_N8N_PORT (5678), SANDBOX_SIMULATOR_PORT (3000), SANDBOX_FOLDER (n8n data,
+ * kept between runs), SANDBOX_DEV=true (hot reload of the nodes, used by `npm run dev`).
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { DEFAULT_API_KEY, SEED, startSimulator } from '../simulator/index.cts';
+import { DEFAULT_OWNER, startN8n } from '../e2e/n8n-instance.cts';
+import type { N8nInstance } from '../e2e/n8n-instance.cts';
+import { CREDENTIAL_TYPE, echoBotWorkflow, qrLoginWorkflow } from '../e2e/workflows.cts';
+import type { CredentialRef, WorkflowJson } from '../e2e/workflows.cts';
+
+const N8N_PORT = Number(process.env.SANDBOX_N8N_PORT ?? 5678);
+const SIMULATOR_PORT = Number(process.env.SANDBOX_SIMULATOR_PORT ?? 3000);
+const SANDBOX_FOLDER =
+	process.env.SANDBOX_FOLDER ??
+	path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway', 'sandbox');
+const CREDENTIAL_NAME = 'Messaging Gateway (sandbox)';
+
+function say(message: string): void {
+	console.log(`[sandbox] ${message}`);
+}
+
+async function ensureCredential(n8n: N8nInstance, baseUrl: string): Promise<CredentialRef> {
+	const data = { baseUrl, apiKey: DEFAULT_API_KEY, requestBodyStyle: 'chatIdSession' };
+	const existing = await n8n.rest.get('/credentials');
+	const found = (existing.data?.data as Array<{ id: string; name: string }> | undefined)?.find(
+		(credential) => credential.name === CREDENTIAL_NAME,
+	);
+	if (found) {
+		const updated = await n8n.rest.patch(`/credentials/${found.id}`, {
+			name: CREDENTIAL_NAME,
+			type: CREDENTIAL_TYPE,
+			data,
+		});
+		if (updated.status !== 200)
+			throw new Error(`Updating the sandbox credential failed: ${JSON.stringify(updated.data)}`);
+		return { id: found.id, name: CREDENTIAL_NAME };
+	}
+	const created = await n8n.api.post('/credentials', {
+		name: CREDENTIAL_NAME,
+		type: CREDENTIAL_TYPE,
+		data,
+	});
+	if (created.status !== 200)
+		throw new Error(`Creating the sandbox credential failed: ${JSON.stringify(created.data)}`);
+	return { id: String(created.data.id), name: CREDENTIAL_NAME };
+}
+
+/** Imports the workflow unless one with its name exists, then (re)activates it so it registers with this run's simulator. */
+async function ensureActiveWorkflow(n8n: N8nInstance, workflow: WorkflowJson): Promise<string> {
+	const list = await n8n.api.get('/workflows', { params: { name: workflow.name } });
+	let id = (list.data?.data as Array<{ id: string; name: string }> | undefined)?.find(
+		(item) => item.name === workflow.name,
+	)?.id;
+	if (!id) {
+		const created = await n8n.api.post('/workflows', workflow);
+		if (created.status !== 200)
+			throw new Error(`Importing "${workflow.name}" failed: ${JSON.stringify(created.data)}`);
+		id = String(created.data.id);
+	}
+	// The simulator starts empty every run, so the trigger must register again.
+	await n8n.api.post(`/workflows/${id}/deactivate`, {});
+	const activated = await n8n.api.post(`/workflows/${id}/activate`, {});
+	if (activated.status !== 200)
+		throw new Error(`Activating "${workflow.name}" failed: ${JSON.stringify(activated.data)}`);
+	return id;
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const simulator = await startSimulator({ port: SIMULATOR_PORT, apiKey: DEFAULT_API_KEY });
+	say(`gateway simulator on ${simulator.url} (API key ${simulator.apiKey})`);
+	say(
+		`starting n8n on http://127.0.0.1:${N8N_PORT} with the nodes installed (first start installs n8n: ~5 min)`,
+	);
+	const n8n = await startN8n({
+		userFolder: SANDBOX_FOLDER,
+		port: N8N_PORT,
+		env: {
+			N8N_LOG_LEVEL: 'info',
+			...(process.env.SANDBOX_DEV === 'true' ? { N8N_DEV_RELOAD: 'true' } : {}),
+		},
+	});
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		say('stopping n8n and the simulator…');
+		await n8n.stop();
+		await simulator.stop();
+		say('stopped');
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+
+	const credential = await ensureCredential(n8n, simulator.url);
+	await ensureActiveWorkflow(n8n, echoBotWorkflow(credential, SEED.instances.connected.name));
+	await ensureActiveWorkflow(n8n, qrLoginWorkflow(credential, SEED.instances.pairing.name));
+
+	const problems = n8n.loaderProblems();
+	if (problems.length) say(`n8n reported problems loading the package:\n${problems.join('\n')}`);
+	console.log(`
+  Sandbox ready in ${((Date.now() - started) / 1000).toFixed(0)} s
+
+  n8n editor     ${n8n.url}
+  login          ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}
+  credential     "${CREDENTIAL_NAME}" -> simulator ${simulator.url}
+  workflows      "Echo bot (Messaging Gateway)" (active, session ${SEED.instances.connected.name})
+                 "QR login (Messaging Gateway)" (active, session ${SEED.instances.pairing.name})
+
+  Make a contact write to the bot:   npm run sandbox:say -- "hello"
+  Make the pairing session show a QR code:   npm run sandbox:qr
+  Simulator control API (requests, deliveries, faults):   ${simulator.url}/__sim
+
+  Ctrl+C stops everything.
+`);
+}
+
+main().catch((error) => {
+	console.error('[sandbox] could not start:', error);
+	process.exit(1);
+});
