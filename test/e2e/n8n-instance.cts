@@ -52,6 +52,8 @@ export interface StartN8nOptions {
 	userFolder?: string;
 	port?: number;
 	owner?: N8nOwner;
+	/** False when the nodes come from elsewhere, e.g. the `.n8n/custom` link `n8n-node dev` makes. */
+	installPackage?: boolean;
 	/** Extra environment, e.g. N8N_LOG_LEVEL. */
 	env?: NodeJS.ProcessEnv;
 	onOutput?: (line: string) => void;
@@ -132,7 +134,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 	installN8n();
 	const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-e2e-'));
 	fs.mkdirSync(userFolder, { recursive: true });
-	installPackageInto(userFolder);
+	if (options.installPackage !== false) installPackageInto(userFolder);
 	const port = options.port ?? (await freePort());
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;

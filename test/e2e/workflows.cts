@@ -3,8 +3,15 @@ import { randomUUID } from 'node:crypto';
 
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
 
+/** n8n prefixes node types with the package name; nodes loaded from `.n8n/custom` (n8n-node dev) get CUSTOM. */
+export type NodeTypePrefix = 'n8n-nodes-messaging-gateway' | 'CUSTOM';
+
 export const ACTION_TYPE = 'n8n-nodes-messaging-gateway.messagingGateway';
 export const TRIGGER_TYPE = 'n8n-nodes-messaging-gateway.messagingGatewayTrigger';
+
+function typesFor(prefix: NodeTypePrefix) {
+	return { action: `${prefix}.messagingGateway`, trigger: `${prefix}.messagingGatewayTrigger` };
+}
 export const CREDENTIAL_TYPE = 'messagingGatewayApi';
 
 export interface CredentialRef {
@@ -27,7 +34,12 @@ const SETTINGS = {
 };
 
 /** An echo bot: every incoming text is answered with "Echo: <text>" in the same chat. */
-export function echoBotWorkflow(credential: CredentialRef, session: string): WorkflowJson {
+export function echoBotWorkflow(
+	credential: CredentialRef,
+	session: string,
+	prefix: NodeTypePrefix = 'n8n-nodes-messaging-gateway',
+): WorkflowJson {
+	const types = typesFor(prefix);
 	return {
 		name: 'Echo bot (Messaging Gateway)',
 		settings: SETTINGS,
@@ -35,7 +47,7 @@ export function echoBotWorkflow(credential: CredentialRef, session: string): Wor
 			{
 				id: randomUUID(),
 				name: 'On Message',
-				type: TRIGGER_TYPE,
+				type: types.trigger,
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: randomUUID(),
@@ -45,7 +57,7 @@ export function echoBotWorkflow(credential: CredentialRef, session: string): Wor
 			{
 				id: randomUUID(),
 				name: 'Reply',
-				type: ACTION_TYPE,
+				type: types.action,
 				typeVersion: 1,
 				position: [300, 0],
 				parameters: {
@@ -63,7 +75,12 @@ export function echoBotWorkflow(credential: CredentialRef, session: string): Wor
 }
 
 /** QR login: every new QR code of a session arrives as a PNG image (and the pairing code). */
-export function qrLoginWorkflow(credential: CredentialRef, session: string): WorkflowJson {
+export function qrLoginWorkflow(
+	credential: CredentialRef,
+	session: string,
+	prefix: NodeTypePrefix = 'n8n-nodes-messaging-gateway',
+): WorkflowJson {
+	const types = typesFor(prefix);
 	return {
 		name: 'QR login (Messaging Gateway)',
 		settings: SETTINGS,
@@ -71,7 +88,7 @@ export function qrLoginWorkflow(credential: CredentialRef, session: string): Wor
 			{
 				id: randomUUID(),
 				name: 'On QR Code',
-				type: TRIGGER_TYPE,
+				type: types.trigger,
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: randomUUID(),

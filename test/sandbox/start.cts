@@ -6,20 +6,25 @@
  * Environment: SANDBOX_N8N_PORT (5678), SANDBOX_SIMULATOR_PORT (3000), SANDBOX_FOLDER (n8n data,
  * kept between runs), SANDBOX_DEV=true (hot reload of the nodes, used by `npm run dev`).
  */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { DEFAULT_API_KEY, SEED, startSimulator } from '../simulator/index.cts';
-import { DEFAULT_OWNER, startN8n } from '../e2e/n8n-instance.cts';
+import { node24Env } from '../e2e/n8n-install.cts';
+import { DEFAULT_OWNER, PACKAGE_NAME, startN8n } from '../e2e/n8n-instance.cts';
+import { PROJECT_ROOT } from '../support/paths.cts';
 import type { N8nInstance } from '../e2e/n8n-instance.cts';
 import { CREDENTIAL_TYPE, echoBotWorkflow, qrLoginWorkflow } from '../e2e/workflows.cts';
 import type { CredentialRef, WorkflowJson } from '../e2e/workflows.cts';
 
 const N8N_PORT = Number(process.env.SANDBOX_N8N_PORT ?? 5678);
 const SIMULATOR_PORT = Number(process.env.SANDBOX_SIMULATOR_PORT ?? 3000);
+const DEV = process.env.SANDBOX_DEV === 'true';
 const SANDBOX_FOLDER =
 	process.env.SANDBOX_FOLDER ??
-	path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway', 'sandbox');
+	path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway', DEV ? 'sandbox-dev' : 'sandbox');
 const CREDENTIAL_NAME = 'Messaging Gateway (sandbox)';
 
 function say(message: string): void {
@@ -72,8 +77,34 @@ async function ensureActiveWorkflow(n8n: N8nInstance, workflow: WorkflowJson): P
 	return id;
 }
 
+/**
+ * `npm run dev`: n8n-node's own dev command links the project into `.n8n/custom` and recompiles on
+ * every change (tsc --watch); n8n runs with N8N_DEV_RELOAD and picks the new build up.
+ */
+async function startNodeCliDev(): Promise<() => void> {
+	const logFile = path.join(SANDBOX_FOLDER, 'n8n-node-dev.log');
+	fs.mkdirSync(SANDBOX_FOLDER, { recursive: true });
+	const log = fs.createWriteStream(logFile);
+	const child = spawn(
+		path.join(PROJECT_ROOT, 'node_modules', '.bin', 'n8n-node'),
+		['dev', '--external-n8n', '--custom-user-folder', SANDBOX_FOLDER],
+		{ cwd: PROJECT_ROOT, env: node24Env(), stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	child.stdout.pipe(log);
+	child.stderr.pipe(log);
+	const link = path.join(SANDBOX_FOLDER, '.n8n', 'custom', 'node_modules', PACKAGE_NAME);
+	for (let waited = 0; !fs.existsSync(link); waited += 200) {
+		if (waited > 30_000 || child.exitCode !== null)
+			throw new Error(`n8n-node dev did not link the package; see ${logFile}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	say(`n8n-node dev is watching the sources (log: ${logFile})`);
+	return () => child.kill('SIGTERM');
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
+	const stopDev = DEV ? await startNodeCliDev() : () => {};
 	const simulator = await startSimulator({ port: SIMULATOR_PORT, apiKey: DEFAULT_API_KEY });
 	say(`gateway simulator on ${simulator.url} (API key ${simulator.apiKey})`);
 	say(
@@ -92,6 +123,7 @@ async function main(): Promise<void> {
 		if (stopping) return;
 		stopping = true;
 		say('stopping n8n and the simulator…');
+		stopDev();
 		await n8n.stop();
 		await simulator.stop();
 		say('stopped');
@@ -101,8 +133,12 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => void stop());
 
 	const credential = await ensureCredential(n8n, simulator.url);
-	await ensureActiveWorkflow(n8n, echoBotWorkflow(credential, SEED.instances.connected.name));
-	await ensureActiveWorkflow(n8n, qrLoginWorkflow(credential, SEED.instances.pairing.name));
+	const prefix = DEV ? 'CUSTOM' : PACKAGE_NAME;
+	await ensureActiveWorkflow(
+		n8n,
+		echoBotWorkflow(credential, SEED.instances.connected.name, prefix),
+	);
+	await ensureActiveWorkflow(n8n, qrLoginWorkflow(credential, SEED.instances.pairing.name, prefix));
 
 	const problems = n8n.loaderProblems();
 	if (problems.length) say(`n8n reported problems loading the package:\n${problems.join('\n')}`);
@@ -119,7 +155,7 @@ async function main(): Promise<void> {
   Make the pairing session show a QR code:   npm run sandbox:qr
   Simulator control API (requests, deliveries, faults):   ${simulator.url}/__sim
 
-  Ctrl+C stops everything.
+${DEV ? '  Hot reload: edit nodes/ or credentials/; n8n-node dev recompiles and n8n reloads the nodes.\n' : ''}  Ctrl+C stops everything.
 `);
 }
 
