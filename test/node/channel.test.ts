@@ -1,8 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { gatewayClient } from '../simulator/testing.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator, gatewayClient } from '../simulator/testing.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
@@ -16,19 +15,7 @@ const TINY_PNG_BASE64 =
 const directoryId = (index: number) =>
 	`120363200000000${String(index).padStart(3, '0')}@newsletter`;
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 async function runChannel(
 	operation: string,

@@ -1,8 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { gatewayClient } from '../simulator/testing.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator, gatewayClient } from '../simulator/testing.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
@@ -12,19 +11,7 @@ const { alice, bruno } = SEED.contacts;
 const HIKERS = SEED.groups.hikers.id;
 const OVERVIEW_PATH = `/api/${SESSION}/chats/overview`;
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 async function runGetMany(parameters: INodeParameters = {}, options: RunGatewayOptions = {}) {
 	return await runGateway(

@@ -1,8 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { gatewayClient } from '../simulator/testing.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator, gatewayClient } from '../simulator/testing.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
@@ -29,19 +28,7 @@ const BAKERY_CONTACT = {
 	businessName: 'Padaria Aurora Ltda',
 };
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 async function runContact(
 	operation: string,

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator } from '../simulator/testing.cts';
+import { expectValidationError, outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -12,19 +12,7 @@ const TEAM = SEED.groups.team;
 const UNKNOWN_GROUP = '120363000000000099@g.us';
 const { alice, bruno, bakery } = SEED.contacts;
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
@@ -42,17 +30,6 @@ async function runGroup(
 
 function items(...jsonItems: IDataObject[]): INodeExecutionData[] {
 	return jsonItems.map((json) => ({ json }));
-}
-
-function expectValidationError(
-	result: Awaited<ReturnType<typeof runGroup>>,
-	message: string | RegExp,
-) {
-	expect(result.status).toBe('error');
-	expect(result.error?.name).toBe('NodeOperationError');
-	if (typeof message === 'string') expect(result.error?.message).toBe(message);
-	else expect(result.error?.message).toMatch(message);
-	expect(simulator.requests).toEqual([]);
 }
 
 describe('Group > Get', () => {
@@ -124,6 +101,7 @@ describe('Group > Get', () => {
 		);
 
 		expectValidationError(
+			simulator,
 			result,
 			`Group ID must be a group ID (120363012345678901@g.us) (got "${alice.chatId}")`,
 		);
@@ -196,6 +174,7 @@ describe('Group > Send Invite', () => {
 		);
 
 		expectValidationError(
+			simulator,
 			result,
 			/^Numbers \(entry 2\) must be a phone number .*\(got "ask Bruno"\)$/,
 		);
@@ -208,7 +187,7 @@ describe('Group > Send Invite', () => {
 			{ items: items({ numbers: ' , ' }) },
 		);
 
-		expectValidationError(result, 'Numbers must list at least one phone number');
+		expectValidationError(simulator, result, 'Numbers must list at least one phone number');
 	});
 
 	it('needs a description, because the gateway requires one', async () => {
@@ -218,7 +197,7 @@ describe('Group > Send Invite', () => {
 			{ items: items({ text: '   ' }) },
 		);
 
-		expectValidationError(result, 'Description must not be empty');
+		expectValidationError(simulator, result, 'Description must not be empty');
 	});
 
 	it('rejects a contact given as Group ID', async () => {
@@ -228,7 +207,7 @@ describe('Group > Send Invite', () => {
 			{ items: items({ group: alice.number }) },
 		);
 
-		expectValidationError(result, /^Group ID must be a group ID/);
+		expectValidationError(simulator, result, /^Group ID must be a group ID/);
 	});
 
 	it('surfaces the gateway refusal for an unknown group', async () => {
@@ -391,6 +370,7 @@ describe('Group > Leave', () => {
 		);
 
 		expectValidationError(
+			simulator,
 			result,
 			/^Group ID must be a group ID .*\(got "120363150000000001@newsletter"\)$/,
 		);

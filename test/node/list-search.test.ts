@@ -1,5 +1,5 @@
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator } from '../simulator/testing.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
 import { runListSearch } from '../support/load-options.cts';
 import type { ListSearchMethod, ListSearchOptions } from '../support/load-options.cts';
@@ -9,19 +9,7 @@ const PAIRING_SESSION = SEED.instances.pairing.name;
 const { alice, bruno, bakery, carla } = SEED.contacts;
 const { hikers, team } = SEED.groups;
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 async function search(method: ListSearchMethod, options: Partial<ListSearchOptions> = {}) {
 	return await runListSearch(simulator, method, {

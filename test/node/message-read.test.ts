@@ -1,9 +1,13 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { gatewayClient } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator, gatewayClient } from '../simulator/testing.cts';
+import {
+	expectGatewayError,
+	expectValidationError,
+	outputJson,
+	runGateway,
+} from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -13,19 +17,7 @@ const { aliceText, aliceImage, bakeryDocument, brunoLocation, hikersQuestion, re
 	SEED.messages;
 const UNKNOWN_MESSAGE_ID = `false_${alice.chatId}_3A0000000000000000FF`;
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 async function runMessage(
 	operation: string,
@@ -39,26 +31,8 @@ async function runMessage(
 	);
 }
 
-type RunResult = Awaited<ReturnType<typeof runMessage>>;
-
 function items(...jsonItems: IDataObject[]): INodeExecutionData[] {
 	return jsonItems.map((json) => ({ json }));
-}
-
-function expectValidationError(result: RunResult, message: string | RegExp) {
-	expect(result.status).toBe('error');
-	expect(result.error?.name).toBe('NodeOperationError');
-	if (typeof message === 'string') expect(result.error?.message).toBe(message);
-	else expect(result.error?.message).toMatch(message);
-	expect(simulator.requests).toEqual([]);
-}
-
-function expectGatewayError(result: RunResult, message: string, httpCode: string) {
-	expect(result.status).toBe('error');
-	expect(result.error?.name).toBe('NodeApiError');
-	expect(result.error?.message).toBe(message);
-	expect(result.error?.httpCode).toBe(httpCode);
-	expect(simulator.requests).toHaveLength(1);
 }
 
 async function gatewayFile(path: string): Promise<Buffer> {
@@ -179,7 +153,7 @@ describe('Message > React', () => {
 			{ requestBodyStyle: 'jidSessionId' },
 		);
 
-		expectValidationError(result, message);
+		expectValidationError(simulator, result, message);
 		expect(result.error?.description).toBe(
 			'Add the option Sender with the phone number or JID of who wrote the message.',
 		);
@@ -189,6 +163,7 @@ describe('Message > React', () => {
 		const result = await runMessage('react', { messageId: aliceText.shortId, reaction: '👍' });
 
 		expectValidationError(
+			simulator,
 			result,
 			`Message ID must be a full message ID like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${aliceText.shortId}")`,
 		);
@@ -197,7 +172,7 @@ describe('Message > React', () => {
 	it('surfaces an unknown message as the gateway error', async () => {
 		const result = await runMessage('react', { messageId: UNKNOWN_MESSAGE_ID, reaction: '👍' });
 
-		expectGatewayError(result, 'Gateway error 404: Message not found', '404');
+		expectGatewayError(simulator, result, 'Gateway error 404: Message not found', '404');
 	});
 
 	it('reacts once per item, waiting between items, with paired outputs', async () => {
@@ -323,7 +298,7 @@ describe('Message > Get', () => {
 	it('refuses a short message ID, which does not say the chat', async () => {
 		const result = await runMessage('get', { messageId: aliceImage.shortId });
 
-		expectValidationError(result, /^Message ID must be a full message ID like /);
+		expectValidationError(simulator, result, /^Message ID must be a full message ID like /);
 	});
 
 	it('refuses an empty "Put Output File in Field"', async () => {
@@ -333,13 +308,13 @@ describe('Message > Get', () => {
 			{ items: items({ field: ' ' }) },
 		);
 
-		expectValidationError(result, 'Put Output File in Field must not be empty');
+		expectValidationError(simulator, result, 'Put Output File in Field must not be empty');
 	});
 
 	it('surfaces an unknown message as the gateway error', async () => {
 		const result = await runMessage('get', { messageId: UNKNOWN_MESSAGE_ID });
 
-		expectGatewayError(result, 'Gateway error 404: Message not found', '404');
+		expectGatewayError(simulator, result, 'Gateway error 404: Message not found', '404');
 	});
 });
 
@@ -409,7 +384,7 @@ describe('Message > Find Status Messages', () => {
 	])('refuses the filters %j before any request', async (filters, message) => {
 		const result = await runMessage('findStatus', { filters });
 
-		expectValidationError(result, message);
+		expectValidationError(simulator, result, message);
 	});
 
 	it('surfaces an unknown instance as the gateway error', async () => {
@@ -417,6 +392,7 @@ describe('Message > Find Status Messages', () => {
 
 		expect(simulator.requests[0].path).toBe('/chat/findStatusMessage/acme-nowhere');
 		expectGatewayError(
+			simulator,
 			result,
 			'Gateway error 404: The "acme-nowhere" instance does not exist',
 			'404',
@@ -519,6 +495,7 @@ describe('Message > Download Media', () => {
 		const result = await runMessage('downloadMedia', { messageId: 'message 42' });
 
 		expectValidationError(
+			simulator,
 			result,
 			'Message ID must be a message ID like 3EB0C767D26A1D3BB2F1 or false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "message 42")',
 		);
@@ -527,7 +504,12 @@ describe('Message > Download Media', () => {
 	it('surfaces a message without media as the gateway error', async () => {
 		const result = await runMessage('downloadMedia', { messageId: aliceText.id });
 
-		expectGatewayError(result, 'Gateway error 400: The message is not of the media type', '400');
+		expectGatewayError(
+			simulator,
+			result,
+			'Gateway error 400: The message is not of the media type',
+			'400',
+		);
 	});
 
 	it('with Continue On Fail, bad items become error items and the others are downloaded', async () => {

@@ -1,9 +1,13 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { gatewayClient } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator, gatewayClient } from '../simulator/testing.cts';
+import {
+	expectGatewayError,
+	expectValidationError,
+	outputJson,
+	runGateway,
+} from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
 
@@ -18,19 +22,7 @@ const SHORT_ID = /^3EB0[0-9A-F]{16}$/;
 const TINY_PNG_BASE64 =
 	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
@@ -47,30 +39,12 @@ async function runMessage(
 	);
 }
 
-type RunResult = Awaited<ReturnType<typeof runMessage>>;
-
 function items(...jsonItems: IDataObject[]): INodeExecutionData[] {
 	return jsonItems.map((json) => ({ json }));
 }
 
 function binaryItem(base64: string, mimeType: string, fileName: string): INodeExecutionData {
 	return { json: {}, binary: { data: { data: base64, mimeType, fileName } } };
-}
-
-function expectValidationError(result: RunResult, message: string | RegExp) {
-	expect(result.status).toBe('error');
-	expect(result.error?.name).toBe('NodeOperationError');
-	if (typeof message === 'string') expect(result.error?.message).toBe(message);
-	else expect(result.error?.message).toMatch(message);
-	expect(simulator.requests).toEqual([]);
-}
-
-function expectGatewayError(result: RunResult, message: string, httpCode: string) {
-	expect(result.status).toBe('error');
-	expect(result.error?.name).toBe('NodeApiError');
-	expect(result.error?.message).toBe(message);
-	expect(result.error?.httpCode).toBe(httpCode);
-	expect(simulator.requests).toHaveLength(1);
 }
 
 async function gatewayFile(path: string): Promise<Buffer> {
@@ -183,7 +157,7 @@ describe('Message > Send Text', () => {
 			{ items: items({ text: '   ' }) },
 		);
 
-		expectValidationError(result, 'Text must not be empty');
+		expectValidationError(simulator, result, 'Text must not be empty');
 	});
 
 	it('refuses a channel as Chat, naming the field', async () => {
@@ -192,7 +166,11 @@ describe('Message > Send Text', () => {
 			text: 'Hi',
 		});
 
-		expectValidationError(result, /^Chat must be .*\(got "120363150000000001@newsletter"\)$/);
+		expectValidationError(
+			simulator,
+			result,
+			/^Chat must be .*\(got "120363150000000001@newsletter"\)$/,
+		);
 	});
 
 	it('refuses Mention Everyone in a contact chat', async () => {
@@ -203,6 +181,7 @@ describe('Message > Send Text', () => {
 		});
 
 		expectValidationError(
+			simulator,
 			result,
 			`Mention Everyone works only in groups, and Chat is a contact (${alice.number})`,
 		);
@@ -216,6 +195,7 @@ describe('Message > Send Text', () => {
 		});
 
 		expectValidationError(
+			simulator,
 			result,
 			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "Carla")',
 		);
@@ -229,6 +209,7 @@ describe('Message > Send Text', () => {
 		});
 
 		expectValidationError(
+			simulator,
 			result,
 			`Reply To Message ID must be a full message ID like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${aliceText.shortId}")`,
 		);
@@ -242,6 +223,7 @@ describe('Message > Send Text', () => {
 		);
 
 		expectValidationError(
+			simulator,
 			result,
 			'Delay (Ms) must be a whole number of milliseconds, 0 or more (got "1.5")',
 		);
@@ -254,6 +236,7 @@ describe('Message > Send Text', () => {
 		});
 
 		expectGatewayError(
+			simulator,
 			result,
 			`Gateway error 400: The number ${SEED.unregisteredNumber} is not registered on the messaging network`,
 			'400',
@@ -413,7 +396,7 @@ describe('Message > Send Location', () => {
 			{ items: items({ lat: 91 }) },
 		);
 
-		expectValidationError(result, 'Latitude must be a number from -90 to 90 (got "91")');
+		expectValidationError(simulator, result, 'Latitude must be a number from -90 to 90 (got "91")');
 	});
 
 	it('refuses a longitude out of range, naming it', async () => {
@@ -423,7 +406,11 @@ describe('Message > Send Location', () => {
 			{ items: items({ lng: -180.5 }) },
 		);
 
-		expectValidationError(result, 'Longitude must be a number from -180 to 180 (got "-180.5")');
+		expectValidationError(
+			simulator,
+			result,
+			'Longitude must be a number from -180 to 180 (got "-180.5")',
+		);
 	});
 
 	it('surfaces an unknown group as the gateway error', async () => {
@@ -433,7 +420,7 @@ describe('Message > Send Location', () => {
 			longitude: 2,
 		});
 
-		expectGatewayError(result, 'Gateway error 400: Group not found', '400');
+		expectGatewayError(simulator, result, 'Gateway error 400: Group not found', '400');
 	});
 });
 
@@ -570,7 +557,7 @@ describe('Message > Send Buttons', () => {
 			{ items: items({ code: ' ' }) },
 		);
 
-		expectValidationError(result, message);
+		expectValidationError(simulator, result, message);
 	});
 
 	it('refuses an empty body', async () => {
@@ -580,7 +567,7 @@ describe('Message > Send Buttons', () => {
 			buttons: { button: [{ type: 'reply', text: 'Yes' }] },
 		});
 
-		expectValidationError(result, 'Body must not be empty');
+		expectValidationError(simulator, result, 'Body must not be empty');
 	});
 
 	it('surfaces an unknown group as the gateway error', async () => {
@@ -590,7 +577,7 @@ describe('Message > Send Buttons', () => {
 			buttons: { button: [{ type: 'reply', text: 'Yes' }] },
 		});
 
-		expectGatewayError(result, 'Gateway error 404: Group not found', '404');
+		expectGatewayError(simulator, result, 'Gateway error 404: Group not found', '404');
 	});
 });
 
@@ -778,7 +765,7 @@ describe('Message > Send Link With Custom Preview', () => {
 			options: { appendUrl: false },
 		});
 
-		expectValidationError(result, `Text must contain the Preview URL ${MENU_URL}`);
+		expectValidationError(simulator, result, `Text must contain the Preview URL ${MENU_URL}`);
 	});
 
 	it('refuses a Preview URL that is not http(s)', async () => {
@@ -789,6 +776,7 @@ describe('Message > Send Link With Custom Preview', () => {
 		});
 
 		expectValidationError(
+			simulator,
 			result,
 			'Preview URL must be an http(s) URL such as https://example.com/menu (got "acme.example.com/menu")',
 		);
@@ -811,7 +799,7 @@ describe('Message > Send Link With Custom Preview', () => {
 			{ requestBodyStyle: 'jidSessionId' },
 		);
 
-		expectValidationError(result, message);
+		expectValidationError(simulator, result, message);
 	});
 
 	it('in shape B, refuses Reply To Message ID, which only shape A carries', async () => {
@@ -829,6 +817,7 @@ describe('Message > Send Link With Custom Preview', () => {
 		);
 
 		expectValidationError(
+			simulator,
 			result,
 			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
 		);
@@ -841,7 +830,7 @@ describe('Message > Send Link With Custom Preview', () => {
 			previewUrl: MENU_URL,
 		});
 
-		expectGatewayError(result, 'Gateway error 404: Group not found', '404');
+		expectGatewayError(simulator, result, 'Gateway error 404: Group not found', '404');
 	});
 });
 
@@ -912,7 +901,7 @@ describe('Message > Send Poll', () => {
 			pollOptions,
 		});
 
-		expectValidationError(result, message);
+		expectValidationError(simulator, result, message);
 	});
 
 	it('refuses an empty question', async () => {
@@ -922,7 +911,7 @@ describe('Message > Send Poll', () => {
 			{ items: items({ question: '  ' }) },
 		);
 
-		expectValidationError(result, 'Question must not be empty');
+		expectValidationError(simulator, result, 'Question must not be empty');
 	});
 
 	it('in shape B, refuses Reply To Message ID, which only shape A carries', async () => {
@@ -938,6 +927,7 @@ describe('Message > Send Poll', () => {
 		);
 
 		expectValidationError(
+			simulator,
 			result,
 			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
 		);
@@ -951,6 +941,7 @@ describe('Message > Send Poll', () => {
 		});
 
 		expectGatewayError(
+			simulator,
 			result,
 			'Gateway error 400: poll.options must contain no more than 12 elements',
 			'400',

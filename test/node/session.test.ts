@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator } from '../simulator/testing.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
@@ -10,19 +10,7 @@ const PAIRING = SEED.instances.pairing.name;
 const PAIRING_NUMBER = SEED.instances.pairing.ownerNumber;
 const PAIRING_CODE = /^[A-Z0-9]{4}-[A-Z0-9]{4}$/;
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 async function runSession(
 	operation: string,

@@ -2,9 +2,8 @@ import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-wor
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { INSTANCE_EVENTS } from '../../nodes/shared/events';
-import { SEED, WEBHOOK_EVENTS, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { startWebhookReceiver } from '../simulator/testing.cts';
+import { SEED, WEBHOOK_EVENTS } from '../simulator/index.cts';
+import { useSimulator, startWebhookReceiver } from '../simulator/testing.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
@@ -12,19 +11,7 @@ const SESSION = SEED.instances.connected.name;
 const HOOK_URL = 'https://hooks.example.com/messaging';
 const MAIN_EVENTS = ['MESSAGES_UPSERT', 'QRCODE_UPDATED', 'MESSAGES_DELETE'];
 
-let simulator: Simulator;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
+const simulator = useSimulator();
 
 async function runSet(parameters: INodeParameters, options: RunGatewayOptions = {}) {
 	return await runGateway(

@@ -48,3 +48,30 @@ export async function runGateway(
 export function outputJson(result: RunNodeResult) {
 	return (result.outputs[0] ?? []).map((item) => item.json);
 }
+
+/** The run failed on bad input with a NodeOperationError, and nothing reached the gateway. */
+export function expectValidationError(
+	gateway: { requests: unknown[] },
+	result: RunNodeResult,
+	message: string | RegExp,
+): void {
+	expect(result.status).toBe('error');
+	expect(result.error?.name).toBe('NodeOperationError');
+	if (typeof message === 'string') expect(result.error?.message).toBe(message);
+	else expect(result.error?.message).toMatch(message);
+	expect(gateway.requests).toEqual([]);
+}
+
+/** The run failed on the gateway's answer to its one request, reported as the transport's NodeApiError. */
+export function expectGatewayError(
+	gateway: { requests: unknown[] },
+	result: RunNodeResult,
+	message: string,
+	httpCode: string,
+): void {
+	expect(result.status).toBe('error');
+	expect(result.error?.name).toBe('NodeApiError');
+	expect(result.error?.message).toBe(message);
+	expect(result.error?.httpCode).toBe(httpCode);
+	expect(gateway.requests).toHaveLength(1);
+}
