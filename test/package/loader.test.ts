@@ -1,7 +1,7 @@
 import { PackageDirectoryLoader } from 'n8n-core';
 
 import packageJson from '../../package.json';
-import { PROJECT_ROOT } from '../support/paths.cts';
+import { NODE_VERSION, PROJECT_ROOT } from '../support/paths.cts';
 
 // Loads the built package (dist/, as `npm test` builds it first) with n8n's own loader,
 // the same class n8n uses for community packages.
@@ -33,5 +33,9 @@ describe('the package as n8n loads it', () => {
 		for (const file of [...packageJson.n8n.credentials, ...packageJson.n8n.nodes]) {
 			expect(file).toMatch(/^dist\//);
 		}
+	});
+
+	it('runs on Node.js 24, which n8n 2.x requires, although the machine has an older Node', () => {
+		expect(NODE_VERSION).toMatch(/^v24\./);
 	});
 });
