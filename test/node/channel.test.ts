@@ -1,9 +1,8 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
 import { useSimulator, gatewayClient } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
-import type { RunGatewayOptions } from '../support/gateway-node.cts';
+import { outputJson, resourceRunner } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
@@ -16,18 +15,7 @@ const directoryId = (index: number) =>
 	`120363200000000${String(index).padStart(3, '0')}@newsletter`;
 
 const simulator = useSimulator();
-
-async function runChannel(
-	operation: string,
-	parameters: INodeParameters = {},
-	options: RunGatewayOptions = {},
-) {
-	return await runGateway(
-		simulator,
-		{ resource: 'channel', operation, session: SESSION, ...parameters },
-		options,
-	);
-}
+const runChannel = resourceRunner(simulator, 'channel', SESSION);
 
 describe('Channel > Create', () => {
 	it('posts name and description and outputs the channel record', async () => {

@@ -1,17 +1,11 @@
-import type { INodeParameters } from 'n8n-workflow';
-
 import { SEED } from '../simulator/index.cts';
-import { useSimulator, gatewayClient } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
-import type { RunGatewayOptions } from '../support/gateway-node.cts';
+import { gatewayFile, useSimulator } from '../simulator/testing.cts';
+import { byId, fromList, outputJson, resourceRunner } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
 const { alice, bruno, bakery, carla } = SEED.contacts;
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
 const ALICE_CONTACT = {
 	jid: alice.jid,
@@ -29,24 +23,7 @@ const BAKERY_CONTACT = {
 };
 
 const simulator = useSimulator();
-
-async function runContact(
-	operation: string,
-	parameters: INodeParameters = {},
-	options: RunGatewayOptions = {},
-) {
-	return await runGateway(
-		simulator,
-		{ resource: 'contact', operation, session: SESSION, ...parameters },
-		options,
-	);
-}
-
-async function gatewayFile(path: string): Promise<Buffer> {
-	const response = await gatewayClient(simulator).get(path, { responseType: 'arraybuffer' });
-	expect(response.status).toBe(200);
-	return Buffer.from(response.data as ArrayBuffer);
-}
+const runContact = resourceRunner(simulator, 'contact', SESSION);
 
 describe('Contact > Get', () => {
 	it('asks for one contact by JID and outputs the contact, not the wrapper', async () => {
@@ -318,7 +295,7 @@ describe('Contact > Get Profile Picture', () => {
 			mimeType: 'image/png',
 			fileName: `avatar-${alice.number}.png`,
 		});
-		const expected = await gatewayFile(alicePicturePath);
+		const expected = await gatewayFile(simulator, alicePicturePath);
 		expect(Buffer.from(item.binary!.avatar.data, 'base64').equals(expected)).toBe(true);
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});

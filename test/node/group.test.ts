@@ -1,9 +1,12 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-
 import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
-import { expectValidationError, outputJson, runGateway } from '../support/gateway-node.cts';
-import type { RunGatewayOptions } from '../support/gateway-node.cts';
+import {
+	byId,
+	expectValidationError,
+	jsonItems,
+	outputJson,
+	resourceRunner,
+} from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
@@ -13,24 +16,7 @@ const UNKNOWN_GROUP = '120363000000000099@g.us';
 const { alice, bruno, bakery } = SEED.contacts;
 
 const simulator = useSimulator();
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-
-async function runGroup(
-	operation: string,
-	parameters: INodeParameters,
-	options: RunGatewayOptions = {},
-) {
-	return await runGateway(
-		simulator,
-		{ resource: 'group', operation, session: SESSION, ...parameters },
-		options,
-	);
-}
-
-function items(...jsonItems: IDataObject[]): INodeExecutionData[] {
-	return jsonItems.map((json) => ({ json }));
-}
+const runGroup = resourceRunner(simulator, 'group', SESSION);
 
 describe('Group > Get', () => {
 	it('reads the group by ID from the groupJid query parameter and outputs the group info', async () => {
@@ -97,7 +83,7 @@ describe('Group > Get', () => {
 		const result = await runGroup(
 			'get',
 			{ groupId: byId('={{ $json.group }}') },
-			{ items: items({ group: alice.chatId }) },
+			{ items: jsonItems({ group: alice.chatId }) },
 		);
 
 		expectValidationError(
@@ -156,7 +142,7 @@ describe('Group > Send Invite', () => {
 				numbers: '={{ $json.numbers }}',
 				description: 'Come along',
 			},
-			{ items: items({ numbers: ['+55 11 98765-0001', alice.chatId, bruno.number] }) },
+			{ items: jsonItems({ numbers: ['+55 11 98765-0001', alice.chatId, bruno.number] }) },
 		);
 
 		expect(result.status).toBe('success');
@@ -170,7 +156,7 @@ describe('Group > Send Invite', () => {
 		const result = await runGroup(
 			'sendInvite',
 			{ groupId: byId(HIKERS.id), numbers: '={{ $json.numbers }}', description: 'Hi' },
-			{ items: items({ numbers: `${alice.number}, ask Bruno` }) },
+			{ items: jsonItems({ numbers: `${alice.number}, ask Bruno` }) },
 		);
 
 		expectValidationError(
@@ -184,7 +170,7 @@ describe('Group > Send Invite', () => {
 		const result = await runGroup(
 			'sendInvite',
 			{ groupId: byId(HIKERS.id), numbers: '={{ $json.numbers }}', description: 'Hi' },
-			{ items: items({ numbers: ' , ' }) },
+			{ items: jsonItems({ numbers: ' , ' }) },
 		);
 
 		expectValidationError(simulator, result, 'Numbers must list at least one phone number');
@@ -194,7 +180,7 @@ describe('Group > Send Invite', () => {
 		const result = await runGroup(
 			'sendInvite',
 			{ groupId: byId(HIKERS.id), numbers: alice.number, description: '={{ $json.text }}' },
-			{ items: items({ text: '   ' }) },
+			{ items: jsonItems({ text: '   ' }) },
 		);
 
 		expectValidationError(simulator, result, 'Description must not be empty');
@@ -204,7 +190,7 @@ describe('Group > Send Invite', () => {
 		const result = await runGroup(
 			'sendInvite',
 			{ groupId: byId('={{ $json.group }}'), numbers: alice.number, description: 'Hi' },
-			{ items: items({ group: alice.number }) },
+			{ items: jsonItems({ group: alice.number }) },
 		);
 
 		expectValidationError(simulator, result, /^Group ID must be a group ID/);
@@ -232,7 +218,7 @@ describe('Group > Send Invite', () => {
 				options: { waitBetweenItems: 60 },
 			},
 			{
-				items: items(
+				items: jsonItems(
 					{ group: HIKERS.id, number: alice.number },
 					{ group: TEAM.id, number: bruno.number },
 					{ group: HIKERS.id, number: bakery.number },
@@ -266,7 +252,7 @@ describe('Group > Send Invite', () => {
 			'sendInvite',
 			{ groupId: byId(HIKERS.id), numbers: '={{ $json.number }}', description: 'Invite' },
 			{
-				items: items({ number: alice.number }, { number: 'nobody' }, { number: bruno.number }),
+				items: jsonItems({ number: alice.number }, { number: 'nobody' }, { number: bruno.number }),
 				onError: 'continueRegularOutput',
 			},
 		);
@@ -366,7 +352,7 @@ describe('Group > Leave', () => {
 		const result = await runGroup(
 			'leave',
 			{ groupId: byId('={{ $json.group }}') },
-			{ items: items({ group: SEED.channels.updates.id }) },
+			{ items: jsonItems({ group: SEED.channels.updates.id }) },
 		);
 
 		expectValidationError(

@@ -1,14 +1,14 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
-import { useSimulator, gatewayClient } from '../simulator/testing.cts';
+import { gatewayFile, useSimulator } from '../simulator/testing.cts';
 import {
 	expectGatewayError,
 	expectValidationError,
+	jsonItems,
 	outputJson,
-	runGateway,
+	resourceRunner,
 } from '../support/gateway-node.cts';
-import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
 const HIKERS = SEED.groups.hikers;
@@ -18,32 +18,11 @@ const { aliceText, aliceImage, bakeryDocument, brunoLocation, hikersQuestion, re
 const UNKNOWN_MESSAGE_ID = `false_${alice.chatId}_3A0000000000000000FF`;
 
 const simulator = useSimulator();
-
-async function runMessage(
-	operation: string,
-	parameters: INodeParameters,
-	options: RunGatewayOptions = {},
-) {
-	return await runGateway(
-		simulator,
-		{ resource: 'message', operation, session: SESSION, ...parameters },
-		options,
-	);
-}
-
-function items(...jsonItems: IDataObject[]): INodeExecutionData[] {
-	return jsonItems.map((json) => ({ json }));
-}
-
-async function gatewayFile(path: string): Promise<Buffer> {
-	const response = await gatewayClient(simulator).get(path, { responseType: 'arraybuffer' });
-	expect(response.status).toBe(200);
-	return Buffer.from(response.data as ArrayBuffer);
-}
+const runMessage = resourceRunner(simulator, 'message', SESSION);
 
 /** The file of a seed media message, as the gateway serves it. */
 async function seedMediaFile(shortId: string, extension: string): Promise<Buffer> {
-	return await gatewayFile(`/api/files/${SESSION}/${shortId}.${extension}`);
+	return await gatewayFile(simulator, `/api/files/${SESSION}/${shortId}.${extension}`);
 }
 
 /** The path of GET one message, with the chat and message IDs percent-encoded as the node does. */
@@ -184,7 +163,7 @@ describe('Message > React', () => {
 				options: { waitBetweenItems: 40 },
 			},
 			{
-				items: items(
+				items: jsonItems(
 					{ id: aliceText.id, emoji: '👍' },
 					{ id: brunoLocation.id, emoji: '📍' },
 					{ id: aliceImage.id, emoji: '' },
@@ -305,7 +284,7 @@ describe('Message > Get', () => {
 		const result = await runMessage(
 			'get',
 			{ messageId: aliceImage.id, binaryPropertyName: '={{ $json.field }}' },
-			{ items: items({ field: ' ' }) },
+			{ items: jsonItems({ field: ' ' }) },
 		);
 
 		expectValidationError(simulator, result, 'Put Output File in Field must not be empty');
@@ -517,7 +496,7 @@ describe('Message > Download Media', () => {
 			'downloadMedia',
 			{ messageId: '={{ $json.id }}' },
 			{
-				items: items(
+				items: jsonItems(
 					{ id: aliceImage.id },
 					{ id: 'no such thing' },
 					{ id: brunoLocation.id },

@@ -1,14 +1,17 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
-import { useSimulator, gatewayClient } from '../simulator/testing.cts';
+import { gatewayFile, useSimulator } from '../simulator/testing.cts';
 import {
+	binaryItem,
+	byId,
 	expectGatewayError,
 	expectValidationError,
+	fromList,
+	jsonItems,
 	outputJson,
-	runGateway,
+	resourceRunner,
 } from '../support/gateway-node.cts';
-import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -23,35 +26,7 @@ const TINY_PNG_BASE64 =
 	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
 const simulator = useSimulator();
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
-
-async function runMessage(
-	operation: string,
-	parameters: INodeParameters,
-	options: RunGatewayOptions = {},
-) {
-	return await runGateway(
-		simulator,
-		{ resource: 'message', operation, session: SESSION, ...parameters },
-		options,
-	);
-}
-
-function items(...jsonItems: IDataObject[]): INodeExecutionData[] {
-	return jsonItems.map((json) => ({ json }));
-}
-
-function binaryItem(base64: string, mimeType: string, fileName: string): INodeExecutionData {
-	return { json: {}, binary: { data: { data: base64, mimeType, fileName } } };
-}
-
-async function gatewayFile(path: string): Promise<Buffer> {
-	const response = await gatewayClient(simulator).get(path, { responseType: 'arraybuffer' });
-	expect(response.status).toBe(200);
-	return Buffer.from(response.data as ArrayBuffer);
-}
+const runMessage = resourceRunner(simulator, 'message', SESSION);
 
 describe('Message > Send Text', () => {
 	it('sends the digits of a typed phone number and outputs the response plus the full message ID', async () => {
@@ -140,7 +115,7 @@ describe('Message > Send Text', () => {
 		const result = await runMessage(
 			'sendText',
 			{ chatId: byId(alice.number), text: '={{ $json.code }}' },
-			{ items: items({ code: 1042 }) },
+			{ items: jsonItems({ code: 1042 }) },
 		);
 
 		expect(result.status).toBe('success');
@@ -154,7 +129,7 @@ describe('Message > Send Text', () => {
 		const result = await runMessage(
 			'sendText',
 			{ chatId: byId(alice.number), text: '={{ $json.text }}' },
-			{ items: items({ text: '   ' }) },
+			{ items: jsonItems({ text: '   ' }) },
 		);
 
 		expectValidationError(simulator, result, 'Text must not be empty');
@@ -219,7 +194,7 @@ describe('Message > Send Text', () => {
 		const result = await runMessage(
 			'sendText',
 			{ chatId: byId(alice.number), text: 'Hi', options: { delay: '={{ $json.delay }}' } },
-			{ items: items({ delay: 1.5 }) },
+			{ items: jsonItems({ delay: 1.5 }) },
 		);
 
 		expectValidationError(
@@ -252,7 +227,7 @@ describe('Message > Send Text', () => {
 				options: { waitBetweenItems: 60 },
 			},
 			{
-				items: items(
+				items: jsonItems(
 					{ to: alice.number, name: 'Alice' },
 					{ to: bruno.chatId, name: 'Bruno' },
 					{ to: HIKERS.id, name: 'hikers' },
@@ -286,7 +261,7 @@ describe('Message > Send Text', () => {
 			'sendText',
 			{ chatId: byId('={{ $json.to }}'), text: 'Hi' },
 			{
-				items: items(
+				items: jsonItems(
 					{ to: alice.number },
 					{ to: 'somebody' },
 					{ to: SEED.unregisteredNumber },
@@ -378,7 +353,7 @@ describe('Message > Send Location', () => {
 				latitude: '={{ $json.lat }}',
 				longitude: '={{ $json.lng }}',
 			},
-			{ items: items({ lat: 90, lng: -180 }) },
+			{ items: jsonItems({ lat: 90, lng: -180 }) },
 		);
 
 		expect(result.status).toBe('success');
@@ -393,7 +368,7 @@ describe('Message > Send Location', () => {
 		const result = await runMessage(
 			'sendLocation',
 			{ chatId: byId(bruno.number), latitude: '={{ $json.lat }}', longitude: 0 },
-			{ items: items({ lat: 91 }) },
+			{ items: jsonItems({ lat: 91 }) },
 		);
 
 		expectValidationError(simulator, result, 'Latitude must be a number from -90 to 90 (got "91")');
@@ -403,7 +378,7 @@ describe('Message > Send Location', () => {
 		const result = await runMessage(
 			'sendLocation',
 			{ chatId: byId(bruno.number), latitude: 10, longitude: '={{ $json.lng }}' },
-			{ items: items({ lng: -180.5 }) },
+			{ items: jsonItems({ lng: -180.5 }) },
 		);
 
 		expectValidationError(
@@ -554,7 +529,7 @@ describe('Message > Send Buttons', () => {
 		const result = await runMessage(
 			'sendButtons',
 			{ chatId: byId(alice.number), body: 'Pick one', buttons },
-			{ items: items({ code: ' ' }) },
+			{ items: jsonItems({ code: ' ' }) },
 		);
 
 		expectValidationError(simulator, result, message);
@@ -671,7 +646,7 @@ describe('Message > Send Link With Custom Preview', () => {
 			path: '/api/send/link-custom-preview',
 			auth: 'valid',
 		});
-		const picture = await gatewayFile(picturePath);
+		const picture = await gatewayFile(simulator, picturePath);
 		expect(simulator.requests[1].body).toEqual({
 			sessionId: SESSION,
 			jid: alice.jid,
@@ -845,7 +820,7 @@ describe('Message > Send Poll', () => {
 				multipleAnswers: true,
 				options: { replyTo: hikersQuestion.id },
 			},
-			{ items: items({ empty: '' }) },
+			{ items: jsonItems({ empty: '' }) },
 		);
 
 		expect(result.status).toBe('success');
@@ -880,7 +855,7 @@ describe('Message > Send Poll', () => {
 				question: 'Pickup time?',
 				pollOptions: ['={{ $json.times }}'],
 			},
-			{ requestBodyStyle: 'jidSessionId', items: items({ times: ['9am', '5pm'] }) },
+			{ requestBodyStyle: 'jidSessionId', items: jsonItems({ times: ['9am', '5pm'] }) },
 		);
 
 		expect(result.status).toBe('success');
@@ -908,7 +883,7 @@ describe('Message > Send Poll', () => {
 		const result = await runMessage(
 			'sendPoll',
 			{ chatId: byId(alice.number), question: '={{ $json.question }}', pollOptions: ['Yes', 'No'] },
-			{ items: items({ question: '  ' }) },
+			{ items: jsonItems({ question: '  ' }) },
 		);
 
 		expectValidationError(simulator, result, 'Question must not be empty');

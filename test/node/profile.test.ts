@@ -1,10 +1,7 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { SEED } from '../simulator/index.cts';
 import { useSimulator, gatewayClient } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
-import type { RunGatewayOptions } from '../support/gateway-node.cts';
+import { binaryItem, outputJson, resourceRunner, runGateway } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -14,22 +11,7 @@ const TINY_PNG_BASE64 =
 	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC';
 
 const simulator = useSimulator();
-
-async function runProfile(
-	operation: string,
-	parameters: INodeParameters = {},
-	options: RunGatewayOptions = {},
-) {
-	return await runGateway(
-		simulator,
-		{ resource: 'profile', operation, session: SESSION, ...parameters },
-		options,
-	);
-}
-
-function binaryItem(base64: string, mimeType: string, fileName: string, json: IDataObject = {}) {
-	return { json, binary: { data: { data: base64, mimeType, fileName } } } as INodeExecutionData;
-}
+const runProfile = resourceRunner(simulator, 'profile', SESSION);
 
 async function currentProfilePicture(): Promise<Buffer> {
 	const response = await gatewayClient(simulator).get(`/api/files/${SESSION}/profile-picture.png`, {

@@ -42,6 +42,16 @@ export function gatewayClient(
 	});
 }
 
+/** A file the gateway serves (e.g. a media URL), fetched with the API key; fails the test unless 200. */
+export async function gatewayFile(
+	simulator: { url: string; apiKey: string },
+	path: string,
+): Promise<Buffer> {
+	const response = await gatewayClient(simulator).get(path, { responseType: 'arraybuffer' });
+	expect(response.status).toBe(200);
+	return Buffer.from(response.data as ArrayBuffer);
+}
+
 /** GET path of one message in the session family, with chat and message ids percent-encoded. */
 export function messagePath(session: string, chatId: string, messageId: string): string {
 	return `/api/${session}/chats/${encodeURIComponent(chatId)}/messages/${encodeURIComponent(messageId)}`;

@@ -1,5 +1,5 @@
 /** Runs the Messaging Gateway node (from source) in n8n's engine against a gateway, usually the simulator. */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
@@ -42,6 +42,39 @@ export async function runGateway(
 		items: options.items,
 		onError: options.onError,
 	});
+}
+
+/**
+ * A runner for one resource: `run(operation, parameters, options)` with the resource and the
+ * session filled in (a `session` in `parameters` wins).
+ */
+export function resourceRunner(gateway: GatewayTarget, resource: string, session: string) {
+	return async (
+		operation: string,
+		parameters: INodeParameters = {},
+		options: RunGatewayOptions = {},
+	) => await runGateway(gateway, { resource, operation, session, ...parameters }, options);
+}
+
+/** A resource-locator value typed "By ID". */
+export const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+
+/** A resource-locator value picked "From List". */
+export const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+/** Input items with these JSON bodies. */
+export function jsonItems(...bodies: IDataObject[]): INodeExecutionData[] {
+	return bodies.map((json) => ({ json }));
+}
+
+/** An input item carrying a file in its binary field "data". */
+export function binaryItem(
+	base64: string,
+	mimeType: string,
+	fileName: string,
+	json: IDataObject = {},
+): INodeExecutionData {
+	return { json, binary: { data: { data: base64, mimeType, fileName } } };
 }
 
 /** The JSON of every item of the node's first output. */

@@ -150,7 +150,10 @@ function inputNodeType(items: INodeExecutionData[]): INodeType {
 	};
 }
 
-export function additionalDataFor(credentialsHelper: ICredentialsHelper, hooks: ExecutionLifecycleHooks) {
+export function additionalDataFor(
+	credentialsHelper: ICredentialsHelper,
+	hooks: ExecutionLifecycleHooks,
+) {
 	const unused = () => {
 		throw new Error('Not available in the in-process harness');
 	};
