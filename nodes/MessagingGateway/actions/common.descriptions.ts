@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { parseChat } from '../helpers/identifiers';
+
 export const sessionField: INodeProperties = {
 	displayName: 'Session',
 	name: 'session',
@@ -36,48 +38,77 @@ export const waitBetweenItemsOption: INodeProperties = {
 
 const CHAT_ID_PATTERN =
 	'^\\s*(\\+?[\\d\\s().-]{8,22}|\\d+@(c\\.us|s\\.messenger\\.net|s\\.whatsapp\\.net)|\\d+(-\\d+)?@g\\.us|\\d+@newsletter)\\s*$';
+const GROUP_ID_PATTERN = '^\\s*\\d+(-\\d+)?@g\\.us\\s*$';
 
-/**
- * Picker for a chat: from the session's conversation list, or typed in as a phone number,
- * chat ID, JID, group ID or channel ID. Read it with `extractValue: true`.
- */
-export function chatLocator(
-	name: string,
-	displayName: string,
-	description: string,
-): INodeProperties {
+interface PickerOptions {
+	name: string;
+	displayName: string;
+	description: string;
+	/** The list search of methods/listSearch.ts behind "From List". */
+	searchListMethod: 'searchChats' | 'searchContacts' | 'searchGroups';
+	placeholder: string;
+	/** What "By ID" accepts, checked in the editor; the operation checks the kind again before sending. */
+	pattern: string;
+	errorMessage: string;
+}
+
+/** A resource locator: "From List" (a list search) or "By ID" (typed, checked by a pattern). Read it with `extractValue: true`. */
+function pickerField(options: PickerOptions): INodeProperties {
 	return {
-		displayName,
-		name,
+		displayName: options.displayName,
+		name: options.name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		description,
+		description: options.description,
 		modes: [
 			{
 				displayName: 'From List',
 				name: 'list',
 				type: 'list',
-				typeOptions: { searchListMethod: 'searchChats', searchable: true },
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: true },
 			},
 			{
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: 'e.g. +55 11 99999-9999 or 120363012345678901@g.us',
+				placeholder: options.placeholder,
 				validation: [
 					{
 						type: 'regex',
-						properties: {
-							regex: CHAT_ID_PATTERN,
-							errorMessage:
-								'Enter a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a group ID (…@g.us) or a channel ID (…@newsletter)',
-						},
+						properties: { regex: options.pattern, errorMessage: options.errorMessage },
 					},
 				],
 			},
 		],
 	};
+}
+
+/** Picker for a chat: from the session's conversation list, or a phone number, chat ID, JID, group ID or channel ID. */
+export function chatLocator(
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties {
+	return pickerField({
+		name,
+		displayName,
+		description,
+		searchListMethod: 'searchChats',
+		placeholder: 'e.g. +55 11 99999-9999 or 120363012345678901@g.us',
+		pattern: CHAT_ID_PATTERN,
+		errorMessage:
+			'Enter a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a group ID (…@g.us) or a channel ID (…@newsletter)',
+	});
+}
+
+/** The "Chat" a message is sent to: a contact or a group. */
+export function sendTargetField(purpose: string): INodeProperties {
+	return chatLocator(
+		'chatId',
+		'Chat',
+		`The contact or group to ${purpose}: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)`,
+	);
 }
 
 /** Picker for a contact: from the session's contacts, or typed in as a phone number, chat ID or JID. */
@@ -86,36 +117,31 @@ export function contactLocator(
 	displayName: string,
 	description: string,
 ): INodeProperties {
-	return {
-		displayName,
+	return pickerField({
 		name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
+		displayName,
 		description,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchContacts', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. +55 11 99999-9999',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: CHAT_ID_PATTERN,
-							errorMessage:
-								'Enter a phone number with country code, a chat ID (…@c.us) or a JID (…@s.messenger.net)',
-						},
-					},
-				],
-			},
-		],
-	};
+		searchListMethod: 'searchContacts',
+		placeholder: 'e.g. +55 11 99999-9999',
+		pattern: CHAT_ID_PATTERN,
+		errorMessage:
+			'Enter a phone number with country code, a chat ID (…@c.us) or a JID (…@s.messenger.net)',
+	});
+}
+
+/** Picker for a group: from the session's groups, or typed in as a group ID. */
+export const groupIdLocator: INodeProperties = pickerField({
+	name: 'groupId',
+	displayName: 'Group ID',
+	description: 'The group, e.g. 120363012345678901@g.us',
+	searchListMethod: 'searchGroups',
+	placeholder: 'e.g. 120363012345678901@g.us',
+	pattern: GROUP_ID_PATTERN,
+	errorMessage: 'Enter a group ID such as 120363012345678901@g.us',
+});
+
+/** The group ID chosen in `groupIdLocator`, or an error naming the field before any request. */
+export function readGroupId(this: IExecuteFunctions, itemIndex: number): string {
+	const raw = this.getNodeParameter('groupId', itemIndex, undefined, { extractValue: true });
+	return parseChat.call(this, raw, 'Group ID', itemIndex, ['group']).value;
 }

@@ -7,8 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { groupIdLocator, readGroupId } from '../../helpers/group';
-import { readSession, sessionField } from '../common.descriptions';
+import { groupIdLocator, readGroupId, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,

@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { groupIdLocator, readGroupId } from '../../helpers/group';
-import { readSession, sessionField } from '../common.descriptions';
+import { groupIdLocator, readGroupId, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,

@@ -8,9 +8,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { splitList } from '../../helpers/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { groupIdLocator, readGroupId } from '../../helpers/group';
 import { phoneDigits } from '../../helpers/identifiers';
-import { readSession, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import {
+	groupIdLocator,
+	readGroupId,
+	readSession,
+	sessionField,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,

@@ -11,8 +11,8 @@ import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { classifyChat, toChatId } from '../../helpers/identifiers';
 import { fieldError, isHttpUrl, readChat, responseObject, textOf } from '../../helpers/message';
 import {
-	chatLocator,
 	readSession,
+	sendTargetField,
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
@@ -21,11 +21,7 @@ type ButtonType = 'reply' | 'call' | 'copy' | 'url';
 
 const properties: INodeProperties[] = [
 	sessionField,
-	chatLocator(
-		'chatId',
-		'Chat',
-		'The contact or group to write to: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)',
-	),
+	sendTargetField('write to'),
 	{
 		displayName: 'Header',
 		name: 'header',

@@ -16,19 +16,15 @@ import {
 	replyToShapeAOption,
 } from '../../helpers/message';
 import {
-	chatLocator,
 	readSession,
+	sendTargetField,
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	sessionField,
-	chatLocator(
-		'chatId',
-		'Chat',
-		'The contact or group to send the poll to: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)',
-	),
+	sendTargetField('send the poll to'),
 	{
 		displayName: 'Question',
 		name: 'question',
