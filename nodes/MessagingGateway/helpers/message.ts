@@ -1,6 +1,8 @@
-import { responseOr } from './responses';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import type { RequestBodyStyle } from '../../shared/transport';
+import { responseOr } from './responses';
 
 import type { ChatReference, FullMessageId } from './identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from './identifiers';
@@ -217,3 +219,33 @@ export const replyToShapeAOption: INodeProperties = {
 	description:
 		'Full ID of the message to reply to. Not available with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
 };
+
+/**
+ * The full message ID given in `replyToShapeAOption`, or undefined when none. Shape B bodies have no
+ * reply field, so a reply there fails before sending instead of being dropped silently.
+ */
+export function readShapeAReplyTo(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	style: RequestBodyStyle,
+	what: string,
+): string | undefined {
+	const replyTo = textOf(options.replyTo);
+	if (replyTo === '') return undefined;
+	const replyToId = parseFullMessageId.call(
+		this,
+		replyTo,
+		'Reply To Message ID',
+		itemIndex,
+	).serialized;
+	if (style === 'jidSessionId') {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
+			`The gateway takes replies to ${what} only in the Request Body Style "Chat ID + Session (Shape A)". Remove the option or change the credential.`,
+		);
+	}
+	return replyToId;
+}

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import { fileSourceProperties } from '../../helpers/files';
-import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
+import { sessionAndChat } from '../../helpers/identifiers';
 import {
 	fieldError,
 	isHttpUrl,
@@ -21,6 +21,7 @@ import {
 	responseObject,
 	textOf,
 	replyToShapeAOption,
+	readShapeAReplyTo,
 } from '../../helpers/message';
 import {
 	readSession,
@@ -182,19 +183,7 @@ export async function execute(
 			);
 		}
 	}
-	const replyTo = textOf(options.replyTo);
-	const replyToId =
-		replyTo === ''
-			? undefined
-			: parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex).serialized;
-	if (replyToId !== undefined && style === 'jidSessionId') {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"`,
-			'The gateway takes replies to link previews only in the Request Body Style "Chat ID + Session (Shape A)". Remove the option or change the credential.',
-		);
-	}
+	const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'link previews');
 	const image = await readPreviewImage.call(this, itemIndex, style);
 
 	const preview: IDataObject = { url, title, description: previewDescription };

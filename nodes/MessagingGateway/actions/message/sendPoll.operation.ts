@@ -7,13 +7,14 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
-import { parseFullMessageId, sessionAndChat } from '../../helpers/identifiers';
+import { sessionAndChat } from '../../helpers/identifiers';
 import {
 	fieldError,
 	readChat,
 	responseObject,
 	textOf,
 	replyToShapeAOption,
+	readShapeAReplyTo,
 } from '../../helpers/message';
 import {
 	readSession,
@@ -115,19 +116,7 @@ export async function execute(
 	const pollOptions = readPollOptions.call(this, itemIndex);
 	const multipleAnswers = this.getNodeParameter('multipleAnswers', itemIndex, false) === true;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const replyTo = textOf(options.replyTo);
-	const replyToId =
-		replyTo === ''
-			? undefined
-			: parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex).serialized;
-	if (replyToId !== undefined && style === 'jidSessionId') {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
-			'The gateway takes replies to polls only in the Request Body Style "Chat ID + Session (Shape A)". Remove the option or change the credential.',
-		);
-	}
+	const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'polls');
 
 	const body: IDataObject = {
 		...sessionAndChat(style, session, chat),
