@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { isHttpUrl } from './urls';
+
 /** A file as the gateway takes it: by URL (`RemoteFile`) or inline base64 (`BinaryFile`). */
 export type GatewayFile =
 	| { mimetype: string; url: string; filename?: string }
@@ -117,7 +119,7 @@ export async function readFileSource(
 
 	if (source === 'url') {
 		const url = (this.getNodeParameter(`${name}Url`, itemIndex) as string).trim();
-		if (!/^https?:\/\/\S+$/i.test(url)) {
+		if (!isHttpUrl(url)) {
 			throw new NodeOperationError(
 				this.getNode(),
 				`${label} URL must be an http(s) URL (got "${url}")`,

@@ -88,15 +88,6 @@ export function textOf(raw: unknown): string {
 	return '';
 }
 
-export function isHttpUrl(text: string): boolean {
-	try {
-		const url = new URL(text);
-		return /^https?:$/.test(url.protocol) && url.hostname !== '' && !/\s/.test(text);
-	} catch {
-		return false;
-	}
-}
-
 /** The gateway's answer as an object; `{ success: true }` when it answered with nothing useful. */
 export function responseObject(response: unknown): IDataObject {
 	return responseOr(response, { success: true });

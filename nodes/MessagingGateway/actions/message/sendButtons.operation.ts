@@ -9,7 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { classifyChat, toChatId } from '../../helpers/identifiers';
-import { fieldError, isHttpUrl, readChat, responseObject, textOf } from '../../helpers/message';
+import { fieldError, readChat, responseObject, textOf } from '../../helpers/message';
+import { isHttpUrl } from '../../helpers/urls';
 import {
 	readSession,
 	sendTargetField,

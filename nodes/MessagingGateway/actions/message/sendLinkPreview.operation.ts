@@ -16,13 +16,13 @@ import { fileSourceProperties } from '../../helpers/files';
 import { sessionAndChat } from '../../helpers/identifiers';
 import {
 	fieldError,
-	isHttpUrl,
 	readChat,
 	responseObject,
 	textOf,
 	replyToShapeAOption,
 	readShapeAReplyTo,
 } from '../../helpers/message';
+import { isHttpUrl } from '../../helpers/urls';
 import {
 	readSession,
 	sendTargetField,

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { isHttpUrl } from '../../helpers/urls';
 import { INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionField } from '../common.descriptions';
@@ -77,14 +78,7 @@ export const description = updateDisplayOptions(
 
 function readUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const url = String(this.getNodeParameter('url', itemIndex) ?? '').trim();
-	let valid = false;
-	try {
-		const parsed = new URL(url);
-		valid = /^https?:$/.test(parsed.protocol) && parsed.hostname !== '' && !/\s/.test(url);
-	} catch {
-		valid = false;
-	}
-	if (!valid) {
+	if (!isHttpUrl(url)) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`URL must be an http(s) address such as https://example.com/webhook (got "${url}")`,
