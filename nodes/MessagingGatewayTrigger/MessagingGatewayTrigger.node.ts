@@ -8,10 +8,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { classifyChat } from '../MessagingGateway/helpers/identifiers';
-import { splitList } from '../MessagingGateway/helpers/lists';
-import type { ChatReference } from '../MessagingGateway/helpers/identifiers';
+import { classifyChat } from '../shared/identifiers';
+import { splitList } from '../shared/lists';
+import type { ChatReference } from '../shared/identifiers';
 import { INSTANCE_EVENTS } from '../shared/events';
+import { readSessionParameter } from '../shared/session';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryToItem, reasonToIgnore, tokensMatch } from './deliveries';
 import type { TriggerStaticData, WantedRegistration } from './registration';
@@ -39,7 +40,7 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 	// Validate the chat list at activation, so a typo fails loudly instead of silently filtering everything.
 	parseOnlyChats.call(this, this.getNodeParameter('filters.onlyChats', '') as string);
 	return {
-		session: (this.getNodeParameter('session') as string).trim(),
+		session: readSessionParameter.call(this),
 		webhookUrl: this.getNodeWebhookUrl('default') as string,
 		events,
 		base64: this.getNodeParameter('options.includeMedia', false) as boolean,
@@ -205,7 +206,7 @@ export class MessagingGatewayTrigger implements INodeType {
 
 		const delivery = this.getBodyData() as Delivery;
 		const filters: DeliveryFilters = {
-			session: (this.getNodeParameter('session') as string).trim(),
+			session: readSessionParameter.call(this),
 			events: this.getNodeParameter('events', []) as string[],
 			ignoreOwnMessages: this.getNodeParameter('filters.ignoreOwnMessages', true) as boolean,
 			chatType: this.getNodeParameter('filters.chatType', 'all') as DeliveryFilters['chatType'],

@@ -6,8 +6,8 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { classifyChat } from '../MessagingGateway/helpers/identifiers';
-import type { ChatReference } from '../MessagingGateway/helpers/identifiers';
+import { classifyChat } from '../shared/identifiers';
+import type { ChatReference } from '../shared/identifiers';
 import { INSTANCE_EVENTS } from '../shared/events';
 
 /** The JSON body the gateway POSTs for every event (Evolution API v1 envelope). */

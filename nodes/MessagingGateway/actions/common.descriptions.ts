@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { parseChat } from '../helpers/identifiers';
+import { parseChat } from '../../shared/identifiers';
+import { readSessionParameter } from '../../shared/session';
 
 export const sessionField: INodeProperties = {
 	displayName: 'Session',
@@ -13,16 +13,9 @@ export const sessionField: INodeProperties = {
 	description: 'The session name, also called instance name',
 };
 
-/** The Session of an item, trimmed; an empty one fails before any request (it would become `/api//…`). */
+/** The Session of an item, checked before any request (see `readSessionParameter`). */
 export function readSession(this: IExecuteFunctions, itemIndex: number): string {
-	const session = String(this.getNodeParameter('session', itemIndex) ?? '').trim();
-	if (session === '') {
-		throw new NodeOperationError(this.getNode(), 'Session must not be empty', {
-			itemIndex,
-			description: 'Enter the session name, also called instance name, e.g. default.',
-		});
-	}
-	return session;
+	return readSessionParameter.call(this, itemIndex);
 }
 
 /** Client-side throttle for send operations; read by the router, which waits before every item but the first. */

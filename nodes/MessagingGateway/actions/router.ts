@@ -16,6 +16,30 @@ const operationsByResource: Record<
 	Object.entries(resources).map(([name, resource]) => [name, resource.operations]),
 );
 
+/** Any failure as n8n's own error classes, pointing at the item (both keep an error of their class as it is). */
+function asNodeError(
+	this: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError)
+		return new NodeApiError(this.getNode(), error as unknown as JsonObject);
+	return new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+}
+
+/**
+ * An item for a failed input item under "On Error: Continue": `error` set on the item, as n8n's own
+ * nodes do, is what n8n routes to the error output in "Continue (using error output)".
+ */
+function errorItem(
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number,
+): INodeExecutionData {
+	// n8n's engine turns the JSON of an item with `error` into `{ error: message }` anyway; the
+	// description (what to do) stays on the error, where the editor shows it.
+	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+}
+
 /**
  * Runs the selected operation once per input item: outputs are paired to their item, and with
  * "Continue On Fail" a failing item becomes an error item while the others go on.
@@ -48,19 +72,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			for (const result of results) {
 				returnData.push({ ...result, pairedItem: { item: itemIndex } });
 			}
-		} catch (error) {
+		} catch (caught) {
+			const error = asNodeError.call(this, caught, itemIndex);
 			if (this.continueOnFail()) {
-				const { message, description } = error as { message: string; description?: string | null };
-				returnData.push({
-					json: description ? { error: message, description } : { error: message },
-					pairedItem: { item: itemIndex },
-				});
+				returnData.push(errorItem(error, itemIndex));
 				continue;
 			}
-			// Both constructors hand back an error of their own class unchanged, so nothing is lost.
-			if (error instanceof NodeApiError)
-				throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			throw error;
 		}
 	}
 

@@ -4,8 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RequestBodyStyle } from '../../shared/transport';
 import { responseOr } from './responses';
 
-import type { ChatReference, FullMessageId } from './identifiers';
-import { classifyChat, parseChat, parseFullMessageId, toJid } from './identifiers';
+import type { ChatReference, FullMessageId } from '../../shared/identifiers';
+import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../shared/identifiers';
 
 /** A chat picked with `chatLocator`, as a contact or group reference (channels are refused). */
 export function readChat(

@@ -5,13 +5,15 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import { checkSessionName } from '../../shared/session';
 import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 
 function currentSession(this: ILoadOptionsFunctions): string {
-	const session = this.getCurrentNodeParameter('session');
-	return typeof session === 'string' ? session.trim() : '';
+	// A list search has nowhere to show a validation error: an unusable session lists nothing.
+	const check = checkSessionName(this.getCurrentNodeParameter('session'));
+	return check.ok ? check.session : '';
 }
 
 function matches(filter: string | undefined, ...texts: unknown[]): boolean {

@@ -28,16 +28,19 @@ export function joinUrl(baseUrl: string, path: string): string {
  * Tagged template for API paths: every interpolated value (session, instance, chat ID,
  * message ID, group ID...) is URL-encoded as one path segment, the literal parts are kept.
  * gatewayPath`/api/${session}/groups/${groupId}/leave` -> /api/my%20session/groups/123%40g.us/leave
+ * An empty, `.` or `..` segment would leave its place in the path (`/message/sendText/..` is
+ * `/message/`), so it is refused here too, whatever the caller checked before.
  */
 export function gatewayPath(
 	literals: TemplateStringsArray,
 	...segments: Array<string | number>
 ): string {
-	return literals.reduce(
-		(path, literal, index) =>
-			index < segments.length
-				? path + literal + encodeURIComponent(String(segments[index]))
-				: path + literal,
-		'',
-	);
+	return literals.reduce((path, literal, index) => {
+		if (index >= segments.length) return path + literal;
+		const segment = String(segments[index]);
+		if (segment === '' || segment === '.' || segment === '..') {
+			throw new Error(`"${segment}" cannot be used as a name in a gateway path`);
+		}
+		return path + literal + encodeURIComponent(segment);
+	}, '');
 }

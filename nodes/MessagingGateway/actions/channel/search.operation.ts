@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { splitList } from '../../helpers/lists';
+import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
 import { collectCursorPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { readSession, sessionField } from '../common.descriptions';

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { splitList } from '../../helpers/lists';
+import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { parseChat, toChatId } from '../../helpers/identifiers';
+import { parseChat, toChatId } from '../../../shared/identifiers';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { readSession, sessionField } from '../common.descriptions';
 

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
-import { parseChat, toJid } from '../../helpers/identifiers';
+import { parseChat, toJid } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { parseChat, toNumber } from '../../helpers/identifiers';
+import { parseChat, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
-import { parseChat, toNumber } from '../../helpers/identifiers';
+import { parseChat, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

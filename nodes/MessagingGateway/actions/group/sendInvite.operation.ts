@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { splitList } from '../../helpers/lists';
+import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { phoneDigits } from '../../helpers/identifiers';
+import { phoneDigits } from '../../../shared/identifiers';
 import {
 	groupIdLocator,
 	readGroupId,

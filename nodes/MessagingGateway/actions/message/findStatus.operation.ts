@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { parseChat, toJid } from '../../helpers/identifiers';
+import { parseChat, toJid } from '../../../shared/identifiers';
 import { fieldError, readShortMessageId, textOf } from '../../helpers/message';
 import { readSession, sessionField } from '../common.descriptions';
 

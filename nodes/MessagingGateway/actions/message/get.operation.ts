@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
-import { parseFullMessageId } from '../../helpers/identifiers';
+import { parseFullMessageId } from '../../../shared/identifiers';
 import {
 	binaryPropertyField,
 	extensionForMimeType,

@@ -7,8 +7,8 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
-import type { FullMessageId } from '../../helpers/identifiers';
-import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../helpers/identifiers';
+import type { FullMessageId } from '../../../shared/identifiers';
+import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
 import {
 	chatIdToJid,
 	fieldError,

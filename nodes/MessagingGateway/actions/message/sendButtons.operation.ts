@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
-import { classifyChat, toChatId } from '../../helpers/identifiers';
+import { classifyChat, toChatId } from '../../../shared/identifiers';
 import { fieldError, readChat, responseObject, textOf } from '../../helpers/message';
 import { isHttpUrl } from '../../helpers/urls';
 import {

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import { fileSourceProperties } from '../../helpers/files';
-import { sessionAndChat } from '../../helpers/identifiers';
+import { sessionAndChat } from '../../../shared/identifiers';
 import {
 	fieldError,
 	readChat,

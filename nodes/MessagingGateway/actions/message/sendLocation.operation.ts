@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { toChatId, toNumber } from '../../helpers/identifiers';
+import { toChatId, toNumber } from '../../../shared/identifiers';
 import {
 	delayAndPresence,
 	delayOption,

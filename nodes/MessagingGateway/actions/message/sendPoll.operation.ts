@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
-import { sessionAndChat } from '../../helpers/identifiers';
+import { sessionAndChat } from '../../../shared/identifiers';
 import {
 	fieldError,
 	readChat,

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { splitList } from '../../helpers/lists';
+import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { classifyChat, parseFullMessageId, toChatId, toNumber } from '../../helpers/identifiers';
+import { classifyChat, parseFullMessageId, toChatId, toNumber } from '../../../shared/identifiers';
 import {
 	chatIdToJid,
 	delayAndPresence,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
-import { phoneDigits } from '../../helpers/identifiers';
+import { phoneDigits } from '../../../shared/identifiers';
 import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

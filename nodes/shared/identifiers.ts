@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { RequestBodyStyle } from '../../shared/transport';
+import type { RequestBodyStyle } from './transport';
 
 /** What a user-supplied chat reference points at. */
 export type ChatKind = 'contact' | 'group' | 'channel';
