@@ -1,0 +1,43 @@
+/**
+ * Figures in the README come from runs: a reliability suite renders its own section from what it
+ * measured and checks that README.md holds exactly that text between
+ * `<!-- reliability:NAME -->` and `<!-- /reliability:NAME -->`.
+ * `UPDATE_README=1 npx jest test/reliability` (npm run docs:reliability) writes it instead.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { PROJECT_ROOT } from '../support/paths.cts';
+
+const README = path.join(PROJECT_ROOT, 'README.md');
+
+function markers(name: string) {
+	return { start: `<!-- reliability:${name} -->`, end: `<!-- /reliability:${name} -->` };
+}
+
+/** The text of the section NAME in README.md, or undefined when its markers are missing. */
+export function readReadmeSection(name: string): string | undefined {
+	const readme = fs.readFileSync(README, 'utf8');
+	const { start, end } = markers(name);
+	const from = readme.indexOf(start);
+	const to = readme.indexOf(end);
+	if (from === -1 || to === -1 || to < from) return undefined;
+	return readme.slice(from + start.length, to).trim();
+}
+
+/** Writes the section (when UPDATE_README=1) or expects README.md to hold it already. */
+export function expectReadmeSection(name: string, rendered: string): void {
+	const { start, end } = markers(name);
+	const text = rendered.trim();
+	if (process.env.UPDATE_README === '1') {
+		const readme = fs.readFileSync(README, 'utf8');
+		const from = readme.indexOf(start);
+		const to = readme.indexOf(end);
+		if (from === -1 || to === -1) {
+			throw new Error(`README.md has no markers ${start} … ${end}: add them where the section goes`);
+		}
+		fs.writeFileSync(README, `${readme.slice(0, from + start.length)}\n${text}\n${readme.slice(to)}`);
+		return;
+	}
+	expect({ section: name, text: readReadmeSection(name) }).toEqual({ section: name, text });
+}
