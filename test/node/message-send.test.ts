@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
-import { gatewayFile, useSimulator } from '../simulator/testing.cts';
+import { useSimulator } from '../simulator/testing.cts';
 import {
 	binaryItem,
 	byId,
@@ -615,7 +615,8 @@ describe('Message > Send Link With Custom Preview', () => {
 		});
 	});
 
-	it('sends shape B with an image URL downloaded from the gateway (with the key) as base64', async () => {
+	it('in shape B, never sends the API key to an image URL on the gateway itself', async () => {
+		// An item could otherwise make n8n fetch a key-protected gateway route and send its answer on.
 		const picturePath = `/api/files/${SESSION}/avatar-${alice.number}.png`;
 		const result = await runMessage(
 			'sendLinkPreview',
@@ -627,38 +628,17 @@ describe('Message > Send Link With Custom Preview', () => {
 				previewDescription: 'Our menu',
 				previewImageSource: 'url',
 				previewImageUrl: `${simulator.url}${picturePath}`,
-				options: { highQuality: true },
 			},
 			{ requestBodyStyle: 'jidSessionId' },
 		);
 
-		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(2);
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(/^Preview Image URL: the file host answered 401/);
+		expect(simulator.requests).toHaveLength(1);
 		expect(simulator.requests[0]).toMatchObject({
 			method: 'GET',
 			path: picturePath,
-			auth: 'valid',
-		});
-		expect(simulator.requests[1]).toMatchObject({
-			method: 'POST',
-			path: '/api/send/link-custom-preview',
-			auth: 'valid',
-		});
-		const picture = await gatewayFile(simulator, picturePath);
-		expect(simulator.requests[1].body).toEqual({
-			sessionId: SESSION,
-			jid: alice.jid,
-			text: MENU_URL,
-			preview: {
-				url: MENU_URL,
-				title: 'Menu',
-				description: 'Our menu',
-				image: picture.toString('base64'),
-			},
-		});
-		expect(outputJson(result)[0]).toEqual({
-			success: true,
-			messageId: expect.stringMatching(new RegExp(`^true_${alice.chatId}_3EB0`)),
+			auth: 'missing',
 		});
 	});
 

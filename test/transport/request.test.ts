@@ -322,7 +322,9 @@ describe('gatewayApiRequest: errors', () => {
 
 		const result = await probe({ path: '/slow', timeoutMs: 300 });
 
-		expect(result.error?.message).toBe(`Gateway unreachable at ${server.url} (no answer in time)`);
+		expect(result.error?.message).toBe(
+			`Gateway unreachable at ${server.url} (no complete answer within 0.3 s)`,
+		);
 	});
 
 	it('reports a dropped connection as unreachable', async () => {
@@ -341,7 +343,7 @@ describe('gatewayApiRequest: errors', () => {
 		expect(server.requests).toHaveLength(0);
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toBe(
-			'The Base URL "gateway.example.com" must start with http:// or https://, e.g. https://gateway.example.com',
+			'The Base URL "gateway.example.com" must start with http:// or https:// and name a host, e.g. https://gateway.example.com',
 		);
 	});
 

@@ -25,7 +25,7 @@ describe('normalizeBaseUrl and joinUrl', () => {
 		['  http://127.0.0.1:8080//  ', 'http://127.0.0.1:8080'],
 		['HTTPS://Gateway.example.com/base/', 'HTTPS://Gateway.example.com/base'],
 	])('accepts %j as %j', (raw, expected) => {
-		expect(normalizeBaseUrl(raw)).toEqual({ ok: true, baseUrl: expected });
+		expect(normalizeBaseUrl(raw)).toMatchObject({ ok: true, baseUrl: expected, secrets: [] });
 	});
 
 	it.each([

@@ -150,14 +150,28 @@ export function extractGatewayMessage(body: unknown, statusCode: number): string
 	return text === '' ? fallback : text;
 }
 
-/** Replaces every occurrence of the API key, so it never reaches an error, an output or a log. */
-export function redactSecret<T>(value: T, secret: string): T {
-	if (!secret) return value;
-	if (typeof value === 'string') return value.split(secret).join('[redacted]') as T;
-	if (Array.isArray(value)) return value.map((entry) => redactSecret(entry, secret)) as T;
+/**
+ * Replaces every occurrence of the secrets (the API key, a password in the Base URL), also
+ * URL-encoded, so none reaches an error, an output or a log.
+ */
+export function redactSecret<T>(value: T, secret: string | readonly string[]): T {
+	const secrets = (typeof secret === 'string' ? [secret] : secret)
+		.flatMap((entry) => [entry, encodeURIComponent(entry)])
+		.filter((entry) => entry.length > 0)
+		// Longest first, so a secret that contains another is replaced whole.
+		.sort((left, right) => right.length - left.length);
+	return redactAll(value, secrets);
+}
+
+function redactAll<T>(value: T, secrets: string[]): T {
+	if (secrets.length === 0) return value;
+	if (typeof value === 'string') {
+		return secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), value) as T;
+	}
+	if (Array.isArray(value)) return value.map((entry) => redactAll(entry, secrets)) as T;
 	if (isObject(value)) {
 		return Object.fromEntries(
-			Object.entries(value).map(([key, entry]) => [key, redactSecret(entry, secret)]),
+			Object.entries(value).map(([key, entry]) => [key, redactAll(entry, secrets)]),
 		) as T;
 	}
 	return value;
@@ -205,7 +219,11 @@ export function describeNetworkFailure(failure: NetworkFailure): string {
 }
 
 /** A plain, secret-free copy of the gateway's error body for the error's details panel. */
-export function errorBodyForDetails(body: unknown, statusCode: number, secret: string): JsonObject {
+export function errorBodyForDetails(
+	body: unknown,
+	statusCode: number,
+	secret: string | readonly string[],
+): JsonObject {
 	const details: JsonObject = { statusCode };
 	if (isObject(body) || Array.isArray(body)) {
 		details.gatewayResponse = redactSecret(body, secret) as JsonObject;

@@ -7,6 +7,7 @@ import type {
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IWebhookFunctions,
+	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -19,7 +20,7 @@ import {
 	redactSecret,
 } from './errors';
 import { isRetryableStatus, retryDelayMs, RETRY_POLICY } from './retry';
-import { joinUrl, normalizeBaseUrl } from './url';
+import { displayUrl, joinUrl, normalizeBaseUrl } from './url';
 
 export { gatewayPath, joinUrl, normalizeBaseUrl } from './url';
 
@@ -40,16 +41,34 @@ export type GatewayRequestContext =
 	| ILoadOptionsFunctions
 	| IWebhookFunctions;
 
+/**
+ * The limits every request lives within. The deadline covers the whole answer (connecting, the
+ * headers and the last byte of the body), not only a silent socket: a gateway trickling a byte
+ * every few seconds is cut off at the deadline all the same.
+ */
+export const REQUEST_LIMITS = {
+	deadlineMs: 60_000,
+	/** Gateway JSON answers: Download Media brings whole files as base64. */
+	maxAnswerBytes: 64 * 1024 * 1024,
+	/** Media files the gateway points at. */
+	maxGatewayFileBytes: 100 * 1024 * 1024,
+	maxRedirects: 5,
+} as const;
+
+/** Limits of a file fetched from a URL a user or an input item gave (never with the credential). */
+export const PUBLIC_FILE_LIMITS = {
+	deadlineMs: 30_000,
+	maxBytes: 5 * 1024 * 1024,
+} as const;
+
 export interface GatewayRequestOptions {
 	body?: IDataObject | IDataObject[];
 	qs?: IDataObject;
 	/** The input item the request is made for, so errors point at it. */
 	itemIndex?: number;
-	/** Per-attempt timeout; a gateway that does not answer in time is reported as unreachable. */
+	/** Total time for one attempt, from sending to the last byte of the answer. */
 	timeoutMs?: number;
 }
-
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 export async function getRequestBodyStyle(this: GatewayRequestContext): Promise<RequestBodyStyle> {
 	const credentials = await this.getCredentials<GatewayCredentials>(CREDENTIAL_TYPE);
@@ -58,7 +77,9 @@ export async function getRequestBodyStyle(this: GatewayRequestContext): Promise<
 
 interface ResolvedGateway {
 	baseUrl: string;
-	apiKey: string;
+	origin: string;
+	/** The API key and a Base URL password: never in a message. */
+	secrets: string[];
 }
 
 async function resolveGateway(
@@ -68,82 +89,383 @@ async function resolveGateway(
 	const credentials = await this.getCredentials<GatewayCredentials>(CREDENTIAL_TYPE);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const baseUrlCheck = normalizeBaseUrl(credentials.baseUrl);
+	const description = 'Open the Messaging Gateway API credential and fix it.';
 	if (!baseUrlCheck.ok) {
 		throw new NodeOperationError(this.getNode(), redactSecret(baseUrlCheck.reason, apiKey), {
 			itemIndex,
 			description: 'Open the Messaging Gateway API credential and fix its Base URL.',
 		});
 	}
-	return { baseUrl: baseUrlCheck.baseUrl, apiKey };
+	if (apiKey.trim() === '') {
+		throw new NodeOperationError(this.getNode(), 'The credential has no API Key', {
+			itemIndex,
+			description: `${description} Copy the API key from the gateway's dashboard or its configuration.`,
+		});
+	}
+	return {
+		baseUrl: baseUrlCheck.baseUrl,
+		origin: baseUrlCheck.origin,
+		secrets: [apiKey, ...baseUrlCheck.secrets],
+	};
+}
+
+/** Who may receive the API key on a request and on the redirects it leads to. */
+type KeyPolicy =
+	/** A gateway API route: the key goes with it; a redirect off the Base URL's origin is refused. */
+	| 'gatewayApi'
+	/** A file the gateway pointed at: the key only on the gateway's own file route, never elsewhere. */
+	| 'gatewayFile'
+	/** A URL a user or an item gave: never the key, wherever it points. */
+	| 'public';
+
+interface Answer {
+	statusCode: number;
+	headers: IDataObject;
+	body: Buffer;
+	/** The URL that answered, after redirects. */
+	url: string;
+}
+
+interface FetchPlan {
+	method: IHttpRequestMethods;
+	url: string;
+	body?: IDataObject | IDataObject[];
+	qs?: IDataObject;
+	policy: KeyPolicy;
+	deadlineMs: number;
+	maxBytes: number;
+	itemIndex?: number;
+	/** "Gateway" or the field the URL came from, to start messages with. */
+	target: string;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a request got no usable answer (a value, not an error: only n8n's errors are thrown). */
+interface FetchFailure {
+	failed: true;
+	kind: 'deadline' | 'tooLarge' | 'redirect' | 'network';
+	message: string;
+	original?: unknown;
+}
+
+function fetchFailure(
+	kind: FetchFailure['kind'],
+	message: string,
+	original?: unknown,
+): FetchFailure {
+	return { failed: true, kind, message, original };
+}
+
+function isFailure(value: unknown): value is FetchFailure {
+	return isObject(value) && value.failed === true && typeof value.kind === 'string';
+}
+
+function deadlineFailure(deadlineMs: number): FetchFailure {
+	return fetchFailure('deadline', `no complete answer within ${seconds(deadlineMs)}`);
+}
+
+interface ReadableBody {
+	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+	on(event: 'end', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+	destroy(error?: Error): unknown;
+}
+
+function isReadable(value: unknown): value is ReadableBody {
+	return (
+		typeof value === 'object' &&
+		value !== null &&
+		typeof (value as ReadableBody).on === 'function' &&
+		typeof (value as ReadableBody).destroy === 'function'
+	);
+}
+
+function discard(body: unknown): void {
+	if (isReadable(body)) body.destroy();
+}
+
+function seconds(milliseconds: number): string {
+	return `${Number((milliseconds / 1000).toFixed(1))} s`;
+}
+
+function megabytes(bytes: number): string {
+	return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
 /**
- * Sends a request (with the credential, or without it for files hosted elsewhere), retries
- * 429/503, and turns every failure into an n8n error with the HTTP code, the gateway's own
- * message and a hint. Returns the full response of a 1xx-3xx answer.
+ * The request's answer, or a failure: unreachable, or not answered before `signal` fires (then
+ * `onLate` gets what still arrives, to release it).
  */
-async function sendWithRetries(
+async function beforeDeadline<T>(
+	promise: Promise<T>,
+	signal: AbortSignal,
+	deadlineMs: number,
+	onLate: (value: T) => void,
+): Promise<T | FetchFailure> {
+	return await new Promise<T | FetchFailure>((resolve) => {
+		let settled = false;
+		const settle = (value: T | FetchFailure) => {
+			if (settled) return;
+			settled = true;
+			signal.removeEventListener('abort', onAbort);
+			resolve(value);
+		};
+		const onAbort = () => settle(deadlineFailure(deadlineMs));
+		if (signal.aborted) return onAbort();
+		signal.addEventListener('abort', onAbort, { once: true });
+		promise.then(
+			(value) => (settled ? onLate(value) : settle(value)),
+			(error: unknown) =>
+				settle(
+					signal.aborted
+						? deadlineFailure(deadlineMs)
+						: fetchFailure('network', describeNetworkFailure(networkFailureOf(error)), error),
+				),
+		);
+	});
+}
+
+/** Reads a streamed body to the end, within the size limit and the deadline. */
+async function readBody(
+	body: unknown,
+	maxBytes: number,
+	signal: AbortSignal,
+	deadlineMs: number,
+): Promise<Buffer | FetchFailure> {
+	if (body === undefined || body === null || body === '') return Buffer.alloc(0);
+	if (Buffer.isBuffer(body)) return body;
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	if (!isReadable(body)) return Buffer.from(JSON.stringify(body), 'utf8');
+	return await new Promise<Buffer | FetchFailure>((resolve) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let done = false;
+		const finish = (failure?: FetchFailure) => {
+			if (done) return;
+			done = true;
+			signal.removeEventListener('abort', onAbort);
+			if (failure) body.destroy();
+			resolve(failure ?? Buffer.concat(chunks));
+		};
+		const onAbort = () => finish(deadlineFailure(deadlineMs));
+		if (signal.aborted) return onAbort();
+		signal.addEventListener('abort', onAbort, { once: true });
+		body.on('data', (chunk) => {
+			const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+			size += buffer.length;
+			if (size > maxBytes) {
+				finish(fetchFailure('tooLarge', `the answer is larger than ${megabytes(maxBytes)}`));
+				return;
+			}
+			chunks.push(buffer);
+		});
+		body.on('end', () => finish());
+		body.on('error', (error) => finish(fetchFailure('network', error.message, error)));
+	});
+}
+
+function isRedirect(statusCode: number): boolean {
+	return [301, 302, 303, 307, 308].includes(statusCode);
+}
+
+function headerText(headers: IDataObject | undefined, name: string): string | undefined {
+	const value = headers?.[name];
+	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** Whether the API key may go with a request to `url` under `policy`. */
+function sendsKey(policy: KeyPolicy, url: URL, gateway: ResolvedGateway): boolean {
+	if (policy === 'public' || url.origin !== gateway.origin) return false;
+	if (policy === 'gatewayApi') return true;
+	// Files the gateway serves itself (WAHA's /api/files/...) need the key; nothing else it names does.
+	const basePath = new URL(gateway.baseUrl).pathname.replace(/\/+$/, '');
+	return url.pathname.startsWith(`${basePath}/api/files/`);
+}
+
+/**
+ * One request and the redirects it leads to, within one deadline and size limit. Redirects are
+ * followed by hand so the key never leaves the Base URL's origin: a gateway API route that
+ * redirects elsewhere is an error; a file may move to another host, fetched there without the key.
+ */
+async function fetchWithRedirects(
 	this: GatewayRequestContext,
-	request: IHttpRequestOptions,
+	plan: FetchPlan,
 	gateway: ResolvedGateway,
-	itemIndex: number | undefined,
-	authenticated: boolean,
-): Promise<IN8nHttpFullResponse> {
-	const { baseUrl, apiKey } = gateway;
-	const fullRequest: IHttpRequestOptions = {
-		...request,
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-	};
-	for (let retryNumber = 0; ; retryNumber++) {
-		let response: IN8nHttpFullResponse;
-		try {
-			response = (
-				authenticated
-					? await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-							...fullRequest,
-						})
-					: await this.helpers.httpRequest({ ...fullRequest })
-			) as IN8nHttpFullResponse;
-		} catch (error) {
-			const failure = networkFailureOf(error);
-			const target = authenticated ? baseUrl : new URL(request.url).origin;
-			throw new NodeApiError(
-				this.getNode(),
-				{ message: redactSecret(failure.message ?? 'request failed', apiKey) },
-				{
-					message: `${authenticated ? 'Gateway' : 'File host'} unreachable at ${target} (${redactSecret(describeNetworkFailure(failure), apiKey)})`,
-					description: authenticated
-						? 'Check that the gateway is running and that the Base URL of the Messaging Gateway API credential (scheme, host and port) is right and reachable from n8n.'
-						: 'Check that the file URL is right and reachable from n8n.',
-					itemIndex,
-				},
+): Promise<Answer | FetchFailure> {
+	const signal = AbortSignal.timeout(plan.deadlineMs);
+	let url = new URL(plan.url);
+	let method = plan.method;
+	let body = plan.body;
+	for (let hop = 0; ; hop++) {
+		if (!/^https?:$/.test(url.protocol)) {
+			return fetchFailure(
+				'redirect',
+				`it points at a ${url.protocol} URL; only http(s) is fetched`,
 			);
 		}
-
-		const { statusCode } = response;
-		if (statusCode < 400) return response;
-
-		if (isRetryableStatus(statusCode) && retryNumber < RETRY_POLICY.maxRetries) {
-			await sleep(retryDelayMs(retryNumber, response.headers?.['retry-after']));
+		const authenticated = sendsKey(plan.policy, url, gateway);
+		const request: IHttpRequestOptions = {
+			method,
+			url: url.toString(),
+			json: true,
+			arrayFormat: 'repeat',
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: plan.deadlineMs,
+			abortSignal: signal,
+		};
+		if (body !== undefined) request.body = body;
+		if (plan.qs !== undefined && hop === 0) request.qs = plan.qs;
+		const pending = (
+			authenticated
+				? this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request)
+				: this.helpers.httpRequest(request)
+		) as Promise<IN8nHttpFullResponse>;
+		const response = await beforeDeadline(pending, signal, plan.deadlineMs, (late) =>
+			discard(late.body),
+		);
+		if (isFailure(response)) return response;
+		const headers = (response.headers ?? {}) as IDataObject;
+		const location = headerText(headers, 'location');
+		if (isRedirect(response.statusCode) && location !== undefined) {
+			discard(response.body);
+			const next = new URL(location, url);
+			if (hop + 1 > REQUEST_LIMITS.maxRedirects) {
+				return fetchFailure(
+					'redirect',
+					`more than ${REQUEST_LIMITS.maxRedirects} redirects (last to ${displayUrl(next.toString())})`,
+				);
+			}
+			if (plan.policy === 'gatewayApi' && next.origin !== gateway.origin) {
+				return fetchFailure(
+					'redirect',
+					`it redirected to ${displayUrl(next.origin)}, another address than the Base URL, and the API key is only sent to the Base URL`,
+				);
+			}
+			// 303, and 301/302 after a POST, turn into a GET without a body, as browsers do.
+			if (response.statusCode === 303 || (response.statusCode < 303 && method !== 'GET')) {
+				method = 'GET';
+				body = undefined;
+			}
+			url = next;
 			continue;
 		}
-
-		const gatewayMessage = redactSecret(extractGatewayMessage(response.body, statusCode), apiKey);
-		throw new NodeApiError(this.getNode(), errorBodyForDetails(response.body, statusCode, apiKey), {
-			message: `Gateway error ${statusCode}: ${gatewayMessage}`,
-			description: hintForStatus(statusCode),
-			httpCode: String(statusCode),
-			itemIndex,
-		});
+		const data = await readBody(response.body, plan.maxBytes, signal, plan.deadlineMs);
+		if (isFailure(data)) return data;
+		return { statusCode: response.statusCode, headers, body: data, url: url.toString() };
 	}
+}
+
+/** The error for a request that got no usable answer: unreachable, too slow, too large, redirected away. */
+function failureError(
+	this: GatewayRequestContext,
+	failure: FetchFailure,
+	plan: FetchPlan,
+	gateway: ResolvedGateway,
+): NodeApiError {
+	const onGateway = plan.target === 'Gateway';
+	const where = onGateway ? displayUrl(gateway.baseUrl) : displayUrl(new URL(plan.url).origin);
+	const reason = redactSecret(failure.message, gateway.secrets);
+	const what = onGateway ? 'Gateway' : `${plan.target}: the file host`;
+	const message =
+		failure.kind === 'network' || failure.kind === 'deadline'
+			? `${what} unreachable at ${where} (${reason})`
+			: `${what} at ${where} could not be used (${reason})`;
+	const descriptions: Record<FetchFailure['kind'], string> = {
+		network: onGateway
+			? 'Check that the gateway is running and that the Base URL of the Messaging Gateway API credential (scheme, host and port) is right and reachable from n8n.'
+			: 'Check that the URL is right and reachable from n8n.',
+		deadline: onGateway
+			? `Every request has ${seconds(plan.deadlineMs)} to be answered completely. Check the gateway's load and logs, or the network between n8n and the gateway.`
+			: `The file must arrive completely within ${seconds(plan.deadlineMs)}.`,
+		tooLarge: `Answers are limited to ${megabytes(plan.maxBytes)}.`,
+		redirect: onGateway
+			? 'If the gateway moved (for example from http:// to https://), put its new address as the Base URL of the credential.'
+			: 'Use a direct http(s) link to the file.',
+	};
+	const cause = failure.original ?? failure;
+	return new NodeApiError(
+		this.getNode(),
+		{
+			message: redactSecret(
+				cause instanceof Error ? cause.message : String(cause),
+				gateway.secrets,
+			),
+		},
+		{ message, description: descriptions[failure.kind], itemIndex: plan.itemIndex },
+	);
+}
+
+function answerText(body: Buffer): string {
+	return body.toString('utf8');
+}
+
+/** An HTTP error answer as n8n's NodeApiError with the code, the gateway's own words and a hint. */
+function statusError(
+	this: GatewayRequestContext,
+	answer: Answer,
+	plan: FetchPlan,
+	gateway: ResolvedGateway,
+	parsed?: unknown,
+): NodeApiError {
+	const { statusCode } = answer;
+	const body = parsed ?? answerText(answer.body);
+	const gatewayMessage = redactSecret(extractGatewayMessage(body, statusCode), gateway.secrets);
+	const onGateway = plan.target === 'Gateway';
+	return new NodeApiError(this.getNode(), errorBodyForDetails(body, statusCode, gateway.secrets), {
+		message: onGateway
+			? `Gateway error ${statusCode}: ${gatewayMessage}`
+			: `${plan.target}: the file host answered ${statusCode} (${gatewayMessage})`,
+		description: onGateway ? hintForStatus(statusCode) : 'Check that the URL is right and public.',
+		httpCode: String(statusCode),
+		itemIndex: plan.itemIndex,
+	});
+}
+
+/**
+ * Sends a request and its redirects, retries 429/503 (honouring Retry-After), and turns every
+ * failure into an n8n error. Returns a 2xx answer.
+ */
+async function fetchWithRetries(
+	this: GatewayRequestContext,
+	plan: FetchPlan,
+	gateway: ResolvedGateway,
+): Promise<Answer> {
+	for (let retryNumber = 0; ; retryNumber++) {
+		const answer = await fetchWithRedirects.call(this, plan, gateway);
+		if (isFailure(answer)) throw failureError.call(this, answer, plan, gateway);
+		if (answer.statusCode >= 200 && answer.statusCode < 300) return answer;
+		if (isRetryableStatus(answer.statusCode) && retryNumber < RETRY_POLICY.maxRetries) {
+			await sleep(retryDelayMs(retryNumber, answer.headers['retry-after']));
+			continue;
+		}
+		throw statusError.call(this, answer, plan, gateway);
+	}
+}
+
+/** A 2xx whose body says the request failed (`{success:false, …}` or an error with an HTTP status inside). */
+function failureInside(body: unknown): number | undefined {
+	if (!isObject(body)) return undefined;
+	if (body.success === false) return 0;
+	const status = Number(body.statusCode ?? body.status);
+	if (Number.isInteger(status) && status >= 400 && status < 600 && body.error !== undefined) {
+		return status;
+	}
+	return undefined;
 }
 
 /**
  * The one way both nodes talk to the gateway: JSON in, JSON out, the apikey header added by
  * the credential, 429/503 retried with backoff, every failure turned into an n8n error that
- * names the HTTP code, the gateway's own message and what to do about it.
- * `path` must come from `gatewayPath`, which encodes the user-supplied segments.
+ * names the HTTP code, the gateway's own message and what to do about it. A 2xx that is not
+ * JSON, or that says it failed, is an error too. `path` must come from `gatewayPath`, which
+ * encodes the user-supplied segments.
  */
 export async function gatewayApiRequest<T = unknown>(
 	this: GatewayRequestContext,
@@ -151,19 +473,55 @@ export async function gatewayApiRequest<T = unknown>(
 	path: string,
 	options: GatewayRequestOptions = {},
 ): Promise<T> {
-	const { body, qs, itemIndex, timeoutMs = DEFAULT_TIMEOUT_MS } = options;
+	const { body, qs, itemIndex, timeoutMs = REQUEST_LIMITS.deadlineMs } = options;
 	const gateway = await resolveGateway.call(this, itemIndex);
-	const request: IHttpRequestOptions = {
+	const plan: FetchPlan = {
 		method,
 		url: joinUrl(gateway.baseUrl, path),
-		json: true,
-		arrayFormat: 'repeat',
-		timeout: timeoutMs,
+		body,
+		qs,
+		policy: 'gatewayApi',
+		deadlineMs: timeoutMs,
+		maxBytes: REQUEST_LIMITS.maxAnswerBytes,
+		itemIndex,
+		target: 'Gateway',
 	};
-	if (body !== undefined) request.body = body;
-	if (qs !== undefined) request.qs = qs;
-	const response = await sendWithRetries.call(this, request, gateway, itemIndex, true);
-	return response.body as T;
+	const answer = await fetchWithRetries.call(this, plan, gateway);
+	const text = answerText(answer.body);
+	if (text.trim() === '') return undefined as T;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		const shown = redactSecret(extractGatewayMessage(text, answer.statusCode), gateway.secrets);
+		throw new NodeApiError(
+			this.getNode(),
+			errorBodyForDetails(text, answer.statusCode, gateway.secrets),
+			{
+				message: `Gateway error ${answer.statusCode}: the answer is not JSON (${shown})`,
+				description:
+					'The Base URL may point at a web page (a login page or a proxy) instead of the gateway API, or the gateway cut its answer short. Check the Base URL and the gateway logs.',
+				httpCode: String(answer.statusCode),
+				itemIndex,
+			},
+		);
+	}
+	const insideStatus = failureInside(parsed);
+	if (insideStatus !== undefined) {
+		const statusCode = insideStatus || answer.statusCode;
+		const gatewayMessage = redactSecret(extractGatewayMessage(parsed, statusCode), gateway.secrets);
+		throw new NodeApiError(
+			this.getNode(),
+			errorBodyForDetails(parsed, statusCode, gateway.secrets) as JsonObject,
+			{
+				message: `Gateway error ${statusCode}: ${gatewayMessage}`,
+				description: `The gateway answered ${answer.statusCode} but reported a failure. ${hintForStatus(statusCode)}`,
+				httpCode: String(statusCode),
+				itemIndex,
+			},
+		);
+	}
+	return parsed as T;
 }
 
 export interface DownloadedFile {
@@ -175,12 +533,44 @@ export interface DownloadedFile {
 function fileNameFromDisposition(header: unknown): string | undefined {
 	if (typeof header !== 'string') return undefined;
 	const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header);
-	return match ? decodeURIComponent(match[1]) : undefined;
+	if (!match) return undefined;
+	try {
+		return decodeURIComponent(match[1]);
+	} catch {
+		return match[1];
+	}
+}
+
+function downloadedFile(answer: Answer): DownloadedFile {
+	const contentType = headerText(answer.headers, 'content-type');
+	let lastSegment = '';
+	try {
+		lastSegment = decodeURIComponent(new URL(answer.url).pathname.split('/').pop() ?? '');
+	} catch {
+		lastSegment = '';
+	}
+	return {
+		data: answer.body,
+		mimeType: contentType ? contentType.split(';')[0].trim().toLowerCase() : undefined,
+		fileName:
+			fileNameFromDisposition(answer.headers['content-disposition']) ?? (lastSegment || undefined),
+	};
+}
+
+/** An absolute http(s) URL, or undefined. */
+function httpUrl(raw: string, base?: string): URL | undefined {
+	try {
+		const url = new URL(raw, base);
+		return /^https?:$/.test(url.protocol) && url.hostname !== '' ? url : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /**
- * Downloads a media file the gateway points at. The API key is sent only when the file is on
- * the gateway itself (same origin as the Base URL), never to another host.
+ * Downloads a media file the gateway pointed at (a message's media URL, a profile picture). The
+ * API key goes only to the gateway's own file route on the Base URL's origin; a file elsewhere, or
+ * a redirect elsewhere, is fetched without it.
  */
 export async function gatewayDownloadFile(
 	this: GatewayRequestContext,
@@ -188,21 +578,77 @@ export async function gatewayDownloadFile(
 	itemIndex?: number,
 ): Promise<DownloadedFile> {
 	const gateway = await resolveGateway.call(this, itemIndex);
-	const absoluteUrl = new URL(fileUrl, `${gateway.baseUrl}/`).toString();
-	const onGateway = new URL(absoluteUrl).origin === new URL(gateway.baseUrl).origin;
-	const response = await sendWithRetries.call(
+	const url = httpUrl(fileUrl, `${gateway.baseUrl}/`);
+	if (!url) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'unusable media URL' },
+			{
+				message: `The gateway gave a media URL that is not http(s): "${redactSecret(displayUrl(String(fileUrl)), gateway.secrets)}"`,
+				description: 'Only http(s) files are downloaded. Check how the gateway stores media.',
+				itemIndex,
+			},
+		);
+	}
+	const answer = await fetchWithRetries.call(
 		this,
-		{ method: 'GET', url: absoluteUrl, encoding: 'arraybuffer', timeout: DEFAULT_TIMEOUT_MS },
+		{
+			method: 'GET',
+			url: url.toString(),
+			policy: 'gatewayFile',
+			deadlineMs: REQUEST_LIMITS.deadlineMs,
+			maxBytes: REQUEST_LIMITS.maxGatewayFileBytes,
+			itemIndex,
+			// A file on the gateway itself fails as the gateway does; one elsewhere names its host.
+			target: url.origin === gateway.origin ? 'Gateway' : 'Media file',
+		},
 		gateway,
-		itemIndex,
-		onGateway,
 	);
-	const contentType = response.headers?.['content-type'];
-	return {
-		data: Buffer.from(response.body as ArrayBuffer),
-		mimeType: typeof contentType === 'string' ? contentType.split(';')[0].trim() : undefined,
-		fileName:
-			fileNameFromDisposition(response.headers?.['content-disposition']) ??
-			(decodeURIComponent(new URL(absoluteUrl).pathname.split('/').pop() ?? '') || undefined),
-	};
+	return downloadedFile(answer);
+}
+
+/**
+ * Fetches a file from a URL a user or an input item gave (e.g. a preview image the gateway wants
+ * inline): http(s) only, never with the API key (even on the gateway's own address), at most
+ * PUBLIC_FILE_LIMITS.maxBytes within PUBLIC_FILE_LIMITS.deadlineMs, and, when `mimePrefix` is
+ * given, only a file of that type. `field` names the field the URL came from.
+ */
+export async function fetchPublicFile(
+	this: GatewayRequestContext,
+	fileUrl: string,
+	field: string,
+	itemIndex: number,
+	mimePrefix?: string,
+): Promise<DownloadedFile> {
+	const gateway = await resolveGateway.call(this, itemIndex);
+	const url = httpUrl(fileUrl);
+	if (!url) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${field} must be an http(s) URL (got "${displayUrl(fileUrl)}")`,
+			{ itemIndex },
+		);
+	}
+	const answer = await fetchWithRetries.call(
+		this,
+		{
+			method: 'GET',
+			url: url.toString(),
+			policy: 'public',
+			deadlineMs: PUBLIC_FILE_LIMITS.deadlineMs,
+			maxBytes: PUBLIC_FILE_LIMITS.maxBytes,
+			itemIndex,
+			target: field,
+		},
+		gateway,
+	);
+	const file = downloadedFile(answer);
+	if (mimePrefix && !file.mimeType?.startsWith(mimePrefix)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${field} must point at a file of type ${mimePrefix}* (the host sent ${file.mimeType ?? 'no content type'})`,
+			{ itemIndex, description: 'Use a direct link to the file, not to a web page about it.' },
+		);
+	}
+	return file;
 }

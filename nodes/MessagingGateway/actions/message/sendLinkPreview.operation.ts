@@ -7,9 +7,10 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	fetchPublicFile,
 	gatewayApiRequest,
-	gatewayDownloadFile,
 	getRequestBodyStyle,
+	PUBLIC_FILE_LIMITS,
 } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import { fileSourceProperties } from '../../helpers/files';
@@ -29,6 +30,8 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+
+const PREVIEW_IMAGE_URL_RULE = `A public http(s) link to the image. With the Request Body Style "Chat ID + Session (Shape A)" the gateway downloads it; with "JID + Session ID (Shape B)" n8n downloads it and sends it inline: never with the API key, at most ${PUBLIC_FILE_LIMITS.maxBytes / (1024 * 1024)} MB within ${PUBLIC_FILE_LIMITS.deadlineMs / 1000} s, and only if the host says it is an image.`;
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -71,9 +74,13 @@ const properties: INodeProperties[] = [
 			'Text under the title of the preview card. Required with the Request Body Style "JID + Session ID (Shape B)".',
 	},
 	// The gateway takes the image as a URL or as base64, so no MIME type is asked for.
-	...fileSourceProperties('previewImage', 'Preview Image', true).filter(
-		(property) => property.name !== 'previewImageMimeType',
-	),
+	...fileSourceProperties('previewImage', 'Preview Image', true)
+		.filter((property) => property.name !== 'previewImageMimeType')
+		.map((property) =>
+			property.name === 'previewImageUrl'
+				? { ...property, description: PREVIEW_IMAGE_URL_RULE }
+				: property,
+		),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -125,8 +132,8 @@ async function readPreviewImage(
 			);
 		}
 		if (style === 'chatIdSession') return { url };
-		// The transport sends the API key only when the image is on the gateway itself.
-		const file = await gatewayDownloadFile.call(this, url, itemIndex);
+		// Shape B takes the image inline: n8n fetches it, never with the API key (see fetchPublicFile).
+		const file = await fetchPublicFile.call(this, url, 'Preview Image URL', itemIndex, 'image/');
 		return file.data.toString('base64');
 	}
 	if (source === 'binary') {
@@ -136,6 +143,15 @@ async function readPreviewImage(
 		return buffer.toString('base64');
 	}
 	return undefined;
+}
+
+/**
+ * Whether the text holds the URL as a link of its own: "…/menu-old" or "…/menu/2024" do not
+ * contain the link "…/menu", while "see …/menu." does (trailing punctuation is not part of a link).
+ */
+function containsUrl(text: string, url: string): boolean {
+	const links = text.match(/https?:\/\/[^\s<>"']+/gi) ?? [];
+	return links.some((link) => link.replace(/[.,!?;:)\]}'"]+$/, '') === url);
 }
 
 export async function execute(
@@ -157,7 +173,7 @@ export async function execute(
 	}
 	const rawText = this.getNodeParameter('text', itemIndex, '') as unknown;
 	let text = typeof rawText === 'string' ? rawText : textOf(rawText);
-	if (!text.includes(url)) {
+	if (!containsUrl(text, url)) {
 		if (options.appendUrl === false) {
 			throw fieldError.call(
 				this,
