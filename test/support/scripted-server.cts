@@ -10,6 +10,8 @@ export interface ScriptedResponse {
 	/** Close the socket without answering. */
 	dropSocket?: boolean;
 	delayMs?: number;
+	/** Send the headers, then `chunk` every `everyMs` until `count` chunks (forever if absent) or the client leaves. */
+	trickle?: { chunk: string; everyMs: number; count?: number };
 }
 
 export interface ReceivedRequest {
@@ -28,6 +30,27 @@ export interface ScriptedServer {
 	/** Changes the default answer (initially 200 {"ok":true}), e.g. a gateway that rejects every request. */
 	answerEveryRequestWith(response: ScriptedResponse): void;
 	stop(): Promise<void>;
+}
+
+function trickleAnswer(
+	res: http.ServerResponse,
+	answer: ScriptedResponse,
+	pendingAnswers: Set<NodeJS.Timeout>,
+): void {
+	const { chunk, everyMs, count } = answer.trickle!;
+	res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+	let sent = 0;
+	const timer = setInterval(() => {
+		if (res.destroyed || (count !== undefined && sent >= count)) {
+			clearInterval(timer);
+			pendingAnswers.delete(timer);
+			if (!res.destroyed) res.end();
+			return;
+		}
+		res.write(chunk);
+		sent++;
+	}, everyMs);
+	pendingAnswers.add(timer);
 }
 
 export async function startScriptedServer(): Promise<ScriptedServer> {
@@ -50,6 +73,10 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 			const send = () => {
 				if (answer.dropSocket) {
 					req.socket.destroy();
+					return;
+				}
+				if (answer.trickle) {
+					trickleAnswer(res, answer, pendingAnswers);
 					return;
 				}
 				const isJson = answer.body !== undefined && typeof answer.body !== 'string';
@@ -81,7 +108,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 		},
 		stop: () =>
 			new Promise<void>((resolve) => {
-				pendingAnswers.forEach((timer) => clearTimeout(timer));
+				pendingAnswers.forEach((timer) => clearInterval(timer));
 				server.closeAllConnections();
 				server.close(() => resolve());
 			}),

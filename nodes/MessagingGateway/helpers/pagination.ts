@@ -39,25 +39,62 @@ export function wantedCount(this: IExecuteFunctions, itemIndex: number): number 
 }
 
 /**
- * Collects results from an offset-paged endpoint until `wanted` results are in or a page comes
- * back short. `wanted` is Infinity for Return All.
+ * At most this many pages per item: a gateway that ignores the paging parameters and always
+ * answers full pages must not keep an item running forever.
  */
+export const MAX_PAGES = 500;
+
+/**
+ * Loops over pages until `wanted` results are in, and stops early on an empty page, a page the
+ * gateway already sent (it ignores offset or cursor; the repeat is not added), when there is no
+ * next page, or after MAX_PAGES pages. `fetchPage` gets how many results to ask for, the page
+ * number and how many results are in, and tells whether there is a next page.
+ */
+async function collectPages(
+	fetchPage: (
+		limit: number,
+		pageNumber: number,
+		collected: number,
+	) => Promise<{ items: IDataObject[]; hasNext: boolean }>,
+	wanted: number,
+	pageSize: number,
+): Promise<IDataObject[]> {
+	const results: IDataObject[] = [];
+	const seenPages = new Set<string>();
+	for (let pageNumber = 0; pageNumber < MAX_PAGES && results.length < wanted; pageNumber++) {
+		const limit = Math.min(pageSize, wanted - results.length);
+		const { items, hasNext } = await fetchPage(limit, pageNumber, results.length);
+		if (items.length === 0) break;
+		const fingerprint = JSON.stringify(items);
+		if (seenPages.has(fingerprint)) break;
+		seenPages.add(fingerprint);
+		results.push(...items);
+		if (!hasNext) break;
+	}
+	return results.slice(0, wanted);
+}
+
+/** Collects results from an offset-paged endpoint (see `collectPages` for when it stops). */
 export async function collectOffsetPages(
 	fetchPage: (limit: number, offset: number) => Promise<IDataObject[]>,
 	wanted: number,
 	pageSize: number,
 ): Promise<IDataObject[]> {
-	const results: IDataObject[] = [];
-	while (results.length < wanted) {
-		const limit = Math.min(pageSize, wanted - results.length);
-		const page = await fetchPage(limit, results.length);
-		results.push(...page);
-		if (page.length < limit) break;
-	}
-	return results.slice(0, wanted);
+	return await collectPages(
+		async (limit, _pageNumber, collected) => {
+			const items = await fetchPage(limit, collected);
+			// Offset paging ends with a page shorter than asked.
+			return { items, hasNext: items.length >= limit };
+		},
+		wanted,
+		pageSize,
+	);
 }
 
-/** Collects results from a cursor-paged endpoint; stops at `wanted` results or when there is no next cursor. */
+/**
+ * Collects results from a cursor-paged endpoint: the gateway chooses its page size, so a short page
+ * with a new next cursor goes on; it stops when there is no new next cursor.
+ */
 export async function collectCursorPages(
 	fetchPage: (
 		limit: number,
@@ -66,17 +103,19 @@ export async function collectCursorPages(
 	wanted: number,
 	pageSize: number,
 ): Promise<IDataObject[]> {
-	const results: IDataObject[] = [];
 	let cursor = '';
 	const seenCursors = new Set<string>();
-	while (results.length < wanted) {
-		const limit = Math.min(pageSize, wanted - results.length);
-		const { items, nextCursor } = await fetchPage(limit, cursor);
-		results.push(...items);
-		// A repeated cursor would loop forever on a misbehaving gateway.
-		if (!nextCursor || items.length === 0 || seenCursors.has(nextCursor)) break;
-		seenCursors.add(nextCursor);
-		cursor = nextCursor;
-	}
-	return results.slice(0, wanted);
+	return await collectPages(
+		async (limit) => {
+			const { items, nextCursor } = await fetchPage(limit, cursor);
+			const hasNext = !!nextCursor && !seenCursors.has(nextCursor);
+			if (nextCursor) {
+				seenCursors.add(nextCursor);
+				cursor = nextCursor;
+			}
+			return { items, hasNext };
+		},
+		wanted,
+		pageSize,
+	);
 }
