@@ -31,6 +31,15 @@ export class MessagingGatewayApi implements ICredentialType {
 				'Root URL of your gateway, starting with http:// or https://. A trailing slash or surrounding spaces are ignored.',
 		},
 		{
+			// Shown while the Base URL has a query or fragment: the nodes refuse such a Base URL before any request.
+			displayName:
+				'The Base URL must not contain a query (?…) or a fragment (#…): API paths are appended to it. Use the root URL of the gateway, e.g. https://gateway.example.com',
+			name: 'baseUrlQueryNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { baseUrl: [{ _cnd: { regex: '[?#]' } }] } },
+		},
+		{
 			displayName: 'API Key',
 			name: 'apiKey',
 			type: 'string',

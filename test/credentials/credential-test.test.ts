@@ -1,3 +1,5 @@
+import { NodeHelpers } from 'n8n-workflow';
+
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { runCredentialTest } from '../support/n8n-harness.cts';
 import { startScriptedServer, unusedLocalUrl } from '../support/scripted-server.cts';
@@ -19,9 +21,15 @@ const credential = new MessagingGatewayApi();
 
 describe('credential test ("Test" button in the credential dialog)', () => {
 	it('says OK when the gateway answers and sends the key as the apikey header', async () => {
-		gateway.respondWith({ status: 200, body: [{ instance: { instanceName: 'demo', status: 'open' } }] });
+		gateway.respondWith({
+			status: 200,
+			body: [{ instance: { instanceName: 'demo', status: 'open' } }],
+		});
 
-		const result = await runCredentialTest(credential, { baseUrl: `${gateway.url}/ `, apiKey: GOOD_KEY });
+		const result = await runCredentialTest(credential, {
+			baseUrl: `${gateway.url}/ `,
+			apiKey: GOOD_KEY,
+		});
 
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(gateway.requests).toHaveLength(1);
@@ -36,17 +44,25 @@ describe('credential test ("Test" button in the credential dialog)', () => {
 			body: { status: 401, error: 'Unauthorized', response: { message: 'Unauthorized' } },
 		});
 
-		const result = await runCredentialTest(credential, { baseUrl: gateway.url, apiKey: 'dummy-wrong-key' });
+		const result = await runCredentialTest(credential, {
+			baseUrl: gateway.url,
+			apiKey: 'dummy-wrong-key',
+		});
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^API key rejected: the gateway answered 401 Unauthorized/);
-		expect(gateway.requests.every((request) => request.headers.apikey === 'dummy-wrong-key')).toBe(true);
+		expect(gateway.requests.every((request) => request.headers.apikey === 'dummy-wrong-key')).toBe(
+			true,
+		);
 	});
 
 	it('says no gateway answers at a Base URL that serves something else (404)', async () => {
 		gateway.respondWith({ status: 404, body: '<html><body>Not here</body></html>' });
 
-		const result = await runCredentialTest(credential, { baseUrl: `${gateway.url}/api`, apiKey: GOOD_KEY });
+		const result = await runCredentialTest(credential, {
+			baseUrl: `${gateway.url}/api`,
+			apiKey: GOOD_KEY,
+		});
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^No messaging gateway answers at this Base URL \(404\)/);
@@ -58,5 +74,18 @@ describe('credential test ("Test" button in the credential dialog)', () => {
 		const result = await runCredentialTest(credential, { baseUrl: deadUrl, apiKey: GOOD_KEY });
 
 		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	});
+});
+
+describe('credential dialog', () => {
+	const notice = credential.properties.find((property) => property.name === 'baseUrlQueryNotice')!;
+
+	it.each([
+		['https://gateway.example.com/?tenant=a', true],
+		['https://gateway.example.com/#top', true],
+		['https://gateway.example.com/base', false],
+		['', false],
+	])('with the Base URL %j shows the query/fragment notice: %s', (baseUrl, shown) => {
+		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null, null)).toBe(shown);
 	});
 });
