@@ -4,7 +4,8 @@
  * asserts the error class, HTTP code, message, hint, how many requests were made (retries) and how
  * long it took, and that the API key appears nowhere in what came out.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, Logger } from 'n8n-workflow';
+import { LoggerProxy } from 'n8n-workflow';
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { MAX_PAGES } from '../../nodes/MessagingGateway/helpers/pagination';
@@ -24,6 +25,18 @@ const SENT = { key: { remoteJid: '5511999999999@s.messenger.net', fromMe: true, 
 
 let server: ScriptedServer;
 let otherHost: ScriptedServer;
+
+/** Every line n8n's logger would write while the matrix runs, to search for secrets. */
+const logLines: string[] = [];
+const capturingLogger = Object.fromEntries(
+	['error', 'warn', 'info', 'debug', 'verbose'].map((level) => [
+		level,
+		(message: string, meta?: object) =>
+			logLines.push(`${level} ${message} ${JSON.stringify(meta ?? {})}`),
+	]),
+) as unknown as Logger;
+
+beforeAll(() => LoggerProxy.init(capturingLogger));
 
 beforeEach(async () => {
 	server = await startScriptedServer();
@@ -750,6 +763,14 @@ describe('files: the key only on the gateway own file route', () => {
 			'The gateway gave a media URL that is not http(s): "file:///etc/passwd"',
 		);
 		expect(server.requests).toEqual([]);
+	});
+});
+
+describe('logs', () => {
+	it('hold no secret after the whole matrix', () => {
+		expect(logLines.length).toBeGreaterThan(0);
+		expect(logLines.join('\n')).not.toContain(MATRIX_KEY);
+		expect(logLines.join('\n')).not.toContain(URL_PASSWORD_VALUE);
 	});
 });
 

@@ -1,4 +1,5 @@
 import { gatewayPath, joinUrl, normalizeBaseUrl } from '../../nodes/shared/transport/url';
+import { checkSessionName } from '../../nodes/shared/session';
 import { isRetryableStatus, retryDelayMs, RETRY_POLICY } from '../../nodes/shared/transport/retry';
 
 describe('gatewayPath', () => {
@@ -64,5 +65,41 @@ describe('retry policy', () => {
 		expect(retryDelayMs(2, 'Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
 		expect(retryDelayMs(0, '3600', now)).toBe(RETRY_POLICY.maxDelayMs);
 		expect(retryDelayMs(1, 'not a date', now)).toBe(2000);
+	});
+});
+
+describe('names in paths', () => {
+	it.each(['.', '..', ''])('gatewayPath refuses the segment %j', (segment) => {
+		expect(() => gatewayPath`/message/sendText/${segment}`).toThrow(
+			`"${segment}" cannot be used as a name in a gateway path`,
+		);
+	});
+
+	it.each([
+		['default', { ok: true, session: 'default' }],
+		['  acme sales  ', { ok: true, session: 'acme sales' }],
+		[42, { ok: true, session: '42' }],
+		['..', { ok: false, reason: 'Session must be a name such as default, not ".."' }],
+		[' . ', { ok: false, reason: 'Session must be a name such as default, not "."' }],
+		['   ', { ok: false, reason: 'Session must not be empty' }],
+		[
+			{ name: 'a' },
+			{
+				ok: false,
+				reason: 'Session must be a name such as default (got an object ({"name":"a"}))',
+			},
+		],
+		[
+			['a', 'b'],
+			{ ok: false, reason: 'Session must be a name such as default (got a list (["a","b"]))' },
+		],
+		[null, { ok: false, reason: 'Session must be a name such as default (got null)' }],
+		[true, { ok: false, reason: 'Session must be a name such as default (got a boolean (true))' }],
+		[
+			Number.NaN,
+			{ ok: false, reason: 'Session must be a name such as default (got a number (NaN))' },
+		],
+	])('checkSessionName(%j)', (raw, expected) => {
+		expect(checkSessionName(raw)).toEqual(expected);
 	});
 });
