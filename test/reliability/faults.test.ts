@@ -9,6 +9,8 @@ import { LoggerProxy } from 'n8n-workflow';
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { MAX_PAGES } from '../../nodes/MessagingGateway/helpers/pagination';
+import { PUBLIC_FILE_LIMITS, REQUEST_LIMITS } from '../../nodes/shared/transport';
+import { RETRY_POLICY } from '../../nodes/shared/transport/retry';
 import { outputJson, runGateway, byId } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { runNode } from '../support/n8n-harness.cts';
@@ -775,6 +777,26 @@ describe('logs', () => {
 });
 
 describe('README', () => {
+	it('states the request rules with the limits the code uses', () => {
+		const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
+		const s = (ms: number) => `${ms / 1000} s`;
+		expectReadmeSection(
+			'rules',
+			[
+				`- **The API key goes only to the Base URL's origin.** Redirects are followed by hand: a gateway API route that redirects to another address is an error (put the new address in the credential); at most ${REQUEST_LIMITS.maxRedirects} redirects.`,
+				"- **Files the gateway points at** (a message's media, a profile picture) get the key only on the gateway's own file route (`/api/files/…` under the Base URL); a file elsewhere, or moved elsewhere by a redirect, is fetched without it. Only http(s); at most " +
+					`${mb(REQUEST_LIMITS.maxGatewayFileBytes)}.`,
+				`- **URLs from a user or an item** (Send Link Preview's image in the "JID + Session ID" body style) are fetched by n8n without the key, even on the gateway's own address: http(s) only, at most ${mb(PUBLIC_FILE_LIMITS.maxBytes)} within ${s(PUBLIC_FILE_LIMITS.deadlineMs)}, and only when the host says it is an image.`,
+				`- **Every request has a total deadline** of ${s(REQUEST_LIMITS.deadlineMs)} from sending to the last byte of the answer; a gateway answer may be at most ${mb(REQUEST_LIMITS.maxAnswerBytes)}.`,
+				`- **${RETRY_POLICY.retryableStatusCodes.join(' and ')} are retried** up to ${RETRY_POLICY.maxRetries} times, honouring Retry-After (capped at ${s(RETRY_POLICY.maxDelayMs)}); nothing else is retried.`,
+				`- **A 2xx that is not what was asked for is an error**: an answer that is not JSON (a login page, plain text, a cut-off body) or one that says it failed (\`success: false\`, an error status inside).`,
+				`- **Return All** stops on an empty page, a page shorter than asked (offset paging), a page or cursor the gateway already sent, and after ${MAX_PAGES} pages.`,
+				'- **Names in paths** (session, chat, group, message) are one encoded segment each; `.` and `..` are refused.',
+				'- **No secret in outputs, errors or logs**: the API key and a password in the Base URL are replaced by `[redacted]` / `***`.',
+			].join('\n'),
+		);
+	});
+
 	it('shows the fault matrix as measured', () => {
 		expect(measured).toHaveLength(FAULTS.length);
 		const rows = measured.map(
