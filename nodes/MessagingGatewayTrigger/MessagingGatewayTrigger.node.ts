@@ -14,7 +14,7 @@ import type { ChatReference } from '../shared/identifiers';
 import { INSTANCE_EVENTS } from '../shared/events';
 import { readSessionParameter } from '../shared/session';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
-import { deliveryToItem, reasonToIgnore, tokensMatch } from './deliveries';
+import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
 import type { TriggerStaticData, WantedRegistration } from './registration';
 import { assertNonEmptyEvents, isRegistered, register, unregister } from './registration';
 
@@ -74,7 +74,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The gateway keeps one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops.',
+					'The gateway keeps one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) keeps whatever it has when the trigger stops.',
 				name: 'oneWebhookNotice',
 				type: 'notice',
 				default: '',
@@ -204,7 +204,13 @@ export class MessagingGatewayTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		const delivery = this.getBodyData() as Delivery;
+		const body: unknown = this.getBodyData();
+		const problem = envelopeProblem(body);
+		if (problem) {
+			response.status(400).json({ received: false, error: problem });
+			return { noWebhookResponse: true };
+		}
+		const delivery = body as Delivery;
 		const filters: DeliveryFilters = {
 			session: readSessionParameter.call(this),
 			events: this.getNodeParameter('events', []) as string[],
@@ -226,7 +232,10 @@ export class MessagingGatewayTrigger implements INodeType {
 			qrCodeAsBinary: this.getNodeParameter('options.qrCodeAsBinary', true) as boolean,
 			includeMedia: this.getNodeParameter('options.includeMedia', false) as boolean,
 		};
-		const item = await deliveryToItem.call(this, delivery, output);
+		const credentials = await this.getCredentials<{ apiKey?: unknown }>('messagingGatewayApi');
+		const secrets = [expectedToken];
+		if (typeof credentials.apiKey === 'string') secrets.push(credentials.apiKey);
+		const item = await deliveryToItem.call(this, delivery, output, secrets);
 		response.status(200).json({ received: true });
 		return { noWebhookResponse: true, workflowData: [[item]] };
 	}

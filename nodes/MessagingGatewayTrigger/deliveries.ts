@@ -114,11 +114,44 @@ function messageText(message: IDataObject | undefined): string {
 	return '';
 }
 
-function withoutSecrets(delivery: Delivery): IDataObject {
-	// The envelope carries the instance's own API token: never let it into workflow data.
-	const copy: IDataObject = { ...delivery };
-	delete copy.apikey;
-	return copy;
+/**
+ * Why a delivery body cannot be an event, or undefined when it is an envelope: a JSON object with
+ * the event and instance names as text and, when present, `data` as an object.
+ */
+export function envelopeProblem(body: unknown): string | undefined {
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+		return 'The body must be a JSON object (an event envelope)';
+	}
+	const { event, instance, data } = body as IDataObject;
+	if (typeof event !== 'string' || typeof instance !== 'string') {
+		return 'The body must name the event and the instance as text';
+	}
+	if (data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data))) {
+		return 'The "data" of the event must be an object';
+	}
+	const subscribed = subscriptionName(event);
+	if (
+		(subscribed === 'MESSAGES_UPSERT' || subscribed === 'SEND_MESSAGE') &&
+		!messageKey((data ?? undefined) as IDataObject | undefined)
+	) {
+		return 'A message event must carry the message key (data.key.remoteJid)';
+	}
+	return undefined;
+}
+
+/**
+ * A copy of the delivery that is safe to put into an execution: every `apikey` field (the envelope
+ * carries the instance's own token) is dropped at any depth, and every occurrence of a secret (the
+ * trigger's token, which is in the `destination` URL; the credential's API key) is redacted.
+ */
+export function withoutSecrets(delivery: Delivery, secrets: string[]): Delivery {
+	let text = JSON.stringify(delivery);
+	for (const secret of secrets) {
+		if (secret) text = text.split(secret).join('[redacted]');
+	}
+	return JSON.parse(text, (key, value: unknown) =>
+		key.toLowerCase() === 'apikey' ? undefined : value,
+	) as Delivery;
 }
 
 function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject): IDataObject {
@@ -214,16 +247,18 @@ async function takeBinaries(
 	return { data: binary };
 }
 
-/** One output item for a delivery that passed the filters. */
+/** One output item for a delivery that passed the filters; `secrets` are kept out of it. */
 export async function deliveryToItem(
 	this: IWebhookFunctions,
 	delivery: Delivery,
 	output: DeliveryOutput,
+	secrets: string[],
 ): Promise<INodeExecutionData> {
 	const event = subscriptionName(delivery.event) as string;
-	const envelope = withoutSecrets(delivery);
+	const envelope = withoutSecrets(delivery, secrets);
 	const data = (envelope.data ?? {}) as IDataObject;
 	const binary = await takeBinaries.call(this, event, data, output);
-	const json = output.simplify ? { ...simplified(event, delivery), raw: envelope } : envelope;
+	// Simplified fields come from the cleaned envelope too, never from what was delivered.
+	const json = output.simplify ? { ...simplified(event, envelope), raw: envelope } : envelope;
 	return binary ? { json, binary } : { json };
 }

@@ -44,11 +44,14 @@ function withToken(webhookUrl: string, token: string): string {
 	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}token=${token}`;
 }
 
-function isMissingEndpoint(error: unknown): boolean {
+/** Whether a failed /webhook/find means "this gateway cannot tell" rather than a real error. */
+function cannotTell(error: unknown): boolean {
+	const { httpCode, message } = error as { httpCode?: string | null; message?: string };
 	// The instance family answers an unknown route with 404 ["Cannot GET /webhook/find/x"]; an unknown
 	// instance is also 404 but says the instance does not exist, which must not be hidden.
-	const { httpCode, message } = error as { httpCode?: string | null; message?: string };
-	return httpCode === '404' && /Cannot GET/i.test(message ?? '');
+	if (httpCode === '404' && /Cannot GET/i.test(message ?? '')) return true;
+	// A 2xx that is no JSON (an HTML page, plain text) says nothing about the registration.
+	return /^2\d\d$/.test(httpCode ?? '');
 }
 
 /** The session's current webhook, or undefined when this gateway cannot tell (no find endpoint). */
@@ -57,12 +60,21 @@ export async function readRemoteWebhook(
 	session: string,
 ): Promise<RemoteWebhook | undefined> {
 	try {
-		const found = (await gatewayApiRequest.call(
+		const found: unknown = await gatewayApiRequest.call(
 			this,
 			'GET',
 			gatewayPath`/webhook/find/${session}`,
-		)) as IDataObject | undefined;
-		const config = (found && typeof found.webhook === 'object' ? found.webhook : found) as
+		);
+		// Nothing (null, an empty answer) means nothing is registered; any other non-object is unreadable.
+		if (
+			found !== null &&
+			found !== undefined &&
+			(typeof found !== 'object' || Array.isArray(found))
+		) {
+			return undefined;
+		}
+		const outer = (found ?? undefined) as IDataObject | undefined;
+		const config = (outer && typeof outer.webhook === 'object' ? outer.webhook : outer) as
 			| IDataObject
 			| undefined;
 		return {
@@ -73,7 +85,7 @@ export async function readRemoteWebhook(
 			webhook_base64: config?.webhook_base64 === true,
 		};
 	} catch (error) {
-		if (isMissingEndpoint(error)) return undefined;
+		if (cannotTell(error)) return undefined;
 		throw new NodeApiError(this.getNode(), error as JsonObject);
 	}
 }
@@ -153,8 +165,9 @@ export async function register(
 }
 
 /**
- * delete: only when the gateway still points at us (or cannot tell): put back the registration we
- * replaced, or disable the webhook. Someone else's newer registration is left alone.
+ * delete: only when the gateway still points at us: put back the registration we replaced, or
+ * disable the webhook. Someone else's newer registration is left alone, and so is whatever is
+ * registered when the gateway cannot tell (no /webhook/find): it may no longer be ours.
  */
 export async function unregister(
 	this: IHookFunctions,
@@ -163,8 +176,11 @@ export async function unregister(
 	const ours = staticData.registration;
 	if (!ours) return;
 	const remote = await readRemoteWebhook.call(this, ours.session);
-	const stillOurs = remote === undefined || (remote.enabled && remote.url === ours.url);
-	if (stillOurs) {
+	if (remote === undefined) {
+		this.logger.warn(
+			`Messaging Gateway Trigger: the gateway cannot tell which webhook session "${ours.session}" has, so it was left as it is`,
+		);
+	} else if (remote.enabled && remote.url === ours.url) {
 		const previous = staticData.previous;
 		if (previous && previous.enabled && previous.url) {
 			await setRemoteWebhook.call(this, ours.session, {

@@ -23,6 +23,16 @@ import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.crede
 import { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
 import { additionalDataFor, MapNodeTypes, TestCredentialsHelper } from './n8n-harness.cts';
 
+/** A query string as Express (n8n's web server) parses it: a repeated key becomes a list. */
+function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+	const query: Record<string, string | string[]> = {};
+	for (const key of new Set(params.keys())) {
+		const values = params.getAll(key);
+		query[key] = values.length > 1 ? values : values[0];
+	}
+	return query;
+}
+
 export const TRIGGER_NODE_TYPE = 'n8n-nodes-messaging-gateway.messagingGatewayTrigger';
 const TRIGGER_NODE_NAME = 'Messaging Gateway Trigger';
 const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-000000000001';
@@ -160,7 +170,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 					method: req.method,
 					url: req.url,
 					headers: req.headers,
-					query: Object.fromEntries(url.searchParams),
+					query: queryObject(url.searchParams),
 					body,
 					rawBody,
 				};
