@@ -1,15 +1,10 @@
 import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { describeValue } from './values';
+
 /** A session name as it goes into a path, or why it cannot. */
 export type SessionNameCheck = { ok: true; session: string } | { ok: false; reason: string };
-
-function describeValue(raw: unknown): string {
-	if (raw === null) return 'null';
-	if (Array.isArray(raw)) return `a list (${JSON.stringify(raw)})`;
-	if (typeof raw === 'object') return `an object (${JSON.stringify(raw)})`;
-	return `a ${typeof raw} (${String(raw)})`;
-}
 
 /**
  * The session (instance) name is one path segment: text or a number from an expression, trimmed,

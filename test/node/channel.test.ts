@@ -76,7 +76,7 @@ describe('Channel > Create', () => {
 		expect(outputJson(result)[0]).toMatchObject({ picture: pictureUrl, preview: pictureUrl });
 	});
 
-	it('sends a binary input picture inline as {mimetype, data, filename}', async () => {
+	it('sends a binary input picture inline as the base64 string the spec takes', async () => {
 		const item: INodeExecutionData = {
 			json: {},
 			binary: { logo: { data: TINY_PNG_BASE64, mimeType: 'image/png', fileName: 'logo.png' } },
@@ -91,7 +91,7 @@ describe('Channel > Create', () => {
 		expect(simulator.requests[0].body).toEqual({
 			name: 'Acme Deals',
 			description: '',
-			picture: { mimetype: 'image/png', data: TINY_PNG_BASE64, filename: 'logo.png' },
+			picture: TINY_PNG_BASE64,
 		});
 		// The gateway now serves the uploaded picture.
 		const pictureUrl = String(outputJson(result)[0].picture);

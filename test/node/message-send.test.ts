@@ -200,7 +200,7 @@ describe('Message > Send Text', () => {
 		expectValidationError(
 			simulator,
 			result,
-			'Delay (Ms) must be a whole number of milliseconds, 0 or more (got "1.5")',
+			'Delay (Ms) must be a whole number of at least 0 (got "1.5")',
 		);
 	});
 
@@ -369,7 +369,7 @@ describe('Message > Send Location', () => {
 			{ items: jsonItems({ lat: 91 }) },
 		);
 
-		expectValidationError(simulator, result, 'Latitude must be a number from -90 to 90 (got "91")');
+		expectValidationError(simulator, result, 'Latitude must be a decimal number between -90 and 90 (got "91")');
 	});
 
 	it('refuses a longitude out of range, naming it', async () => {
@@ -382,7 +382,7 @@ describe('Message > Send Location', () => {
 		expectValidationError(
 			simulator,
 			result,
-			'Longitude must be a number from -180 to 180 (got "-180.5")',
+			'Longitude must be a decimal number between -180 and 180 (got "-180.5")',
 		);
 	});
 
@@ -482,25 +482,25 @@ describe('Message > Send Buttons', () => {
 		});
 	});
 
-	it('sends a header image from a binary input field inline', async () => {
+	it('refuses a header image from a binary field: the spec takes it only as a URL', async () => {
 		const result = await runMessage(
 			'sendButtons',
 			{
 				chatId: byId(alice.number),
 				body: 'Like it?',
 				buttons: { button: [{ type: 'reply', text: 'Yes' }] },
-				headerImageSource: 'binary',
+				headerImageSource: '={{ "binary" }}',
+				headerImageUrl: 'https://cdn.example.com/unused.png',
 				headerImageBinaryProperty: 'data',
 			},
 			{ items: [binaryItem(TINY_PNG_BASE64, 'image/png', 'dot.png')] },
 		);
 
-		expect(result.status).toBe('success');
-		expect((simulator.requests[0].body as IDataObject).headerImage).toEqual({
-			mimetype: 'image/png',
-			data: TINY_PNG_BASE64,
-			filename: 'dot.png',
-		});
+		expectValidationError(
+			simulator,
+			result,
+			'Header Image Source must be URL: the gateway takes the header image only as a URL (got "binary")',
+		);
 	});
 
 	it.each([
@@ -522,6 +522,20 @@ describe('Message > Send Buttons', () => {
 		[
 			{ button: [{ type: 'url', text: 'Open', url: 'ftp://acme.example.com/file' }] },
 			'Buttons (button 1): URL must be an http(s) address such as https://example.com (got "ftp://acme.example.com/file")',
+		],
+		[
+			{ button: Array.from({ length: 11 }, (_, index) => ({ type: 'reply', text: `B${index}` })) },
+			'Buttons must have at most 10 buttons (got 11)',
+		],
+		[
+			{
+				button: ['a', 'b', 'c'].map((name) => ({
+					type: 'url',
+					text: name,
+					url: `https://acme.example.com/${name}`,
+				})),
+			},
+			'Buttons must have at most 2 of type url (got 3)',
 		],
 	])('refuses the buttons %j before any request', async (buttons, message) => {
 		const result = await runMessage(
@@ -886,18 +900,17 @@ describe('Message > Send Poll', () => {
 		);
 	});
 
-	it('surfaces the gateway refusal of too many answers', async () => {
+	it.each([13, 100])('refuses %i answers before any request (the network allows 12)', async (count) => {
 		const result = await runMessage('sendPoll', {
 			chatId: byId(alice.number),
 			question: 'Pick a number',
-			pollOptions: Array.from({ length: 13 }, (_, index) => `Option ${index + 1}`),
+			pollOptions: Array.from({ length: count }, (_, index) => `Option ${index + 1}`),
 		});
 
-		expectGatewayError(
+		expectValidationError(
 			simulator,
 			result,
-			'Gateway error 400: poll.options must contain no more than 12 elements',
-			'400',
+			`Poll Options must have at most 12 answers (got ${count})`,
 		);
 	});
 });

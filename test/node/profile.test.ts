@@ -224,7 +224,7 @@ describe('Profile > Set Picture', () => {
 				items: [
 					{ json: { url: 'https://cdn.example.com/one.png' } },
 					{ json: { url: 'not a link' } },
-					{ json: { url: 'https://cdn.example.com/three.webp' } },
+					{ json: { url: 'https://cdn.example.com/three.jpg' } },
 				],
 				onError: 'continueRegularOutput',
 			},
@@ -241,9 +241,9 @@ describe('Profile > Set Picture', () => {
 			},
 			{
 				file: {
-					mimetype: 'image/webp',
-					url: 'https://cdn.example.com/three.webp',
-					filename: 'three.webp',
+					mimetype: 'image/jpeg',
+					url: 'https://cdn.example.com/three.jpg',
+					filename: 'three.jpg',
 				},
 			},
 		]);

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { integerFrom } from '../helpers/fields';
 import type { MessagingGatewayType } from './node.type';
 import { resources } from './resources';
 
@@ -66,7 +67,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				);
 			}
 			// Send operations offer "Wait Between Items" in their Options; other operations have no such option.
-			const waitMs = this.getNodeParameter('options.waitBetweenItems', itemIndex, 0) as number;
+			const waitMs = integerFrom.call(
+				this,
+				this.getNodeParameter('options.waitBetweenItems', itemIndex, 0),
+				'Wait Between Items (Ms)',
+				itemIndex,
+				0,
+			);
 			if (itemIndex > 0 && waitMs > 0) await sleep(waitMs);
 			const results = await executor.call(this, itemIndex);
 			for (const result of results) {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionFrom, readText } from './fields';
 import { isHttpUrl } from './urls';
 
 /** A file as the gateway takes it: by URL (`RemoteFile`) or inline base64 (`BinaryFile`). */
@@ -38,8 +39,9 @@ export function fileSourceProperties(
 	name: string,
 	label: string,
 	optional: boolean,
+	urlOnly = false,
 ): INodeProperties[] {
-	const sourceOptions = [
+	const allSourceOptions = [
 		{
 			name: 'URL',
 			value: 'url',
@@ -51,6 +53,9 @@ export function fileSourceProperties(
 			description: `Send the ${label.toLowerCase()} from a binary property of the input item`,
 		},
 	];
+	const sourceOptions = urlOnly
+		? allSourceOptions.filter((option) => option.value === 'url')
+		: allSourceOptions;
 	const description = `Where the ${label.toLowerCase()} comes from`;
 	const sourceProperty: INodeProperties = optional
 		? {
@@ -72,7 +77,7 @@ export function fileSourceProperties(
 				options: sourceOptions,
 				description,
 			};
-	return [
+	const properties: INodeProperties[] = [
 		sourceProperty,
 		{
 			displayName: `${label} URL`,
@@ -102,6 +107,50 @@ export function fileSourceProperties(
 			displayOptions: { show: { [`${name}Source`]: ['url', 'binary'] } },
 		},
 	];
+	return urlOnly
+		? properties.filter((property) => property.name !== `${name}BinaryProperty`)
+		: properties;
+}
+
+/** What a file field accepts beyond any file. */
+export interface FileRules {
+	/** Only these MIME types (and matching file name extensions), e.g. a profile picture. */
+	mimeTypes?: readonly string[];
+	/** Only a URL: the gateway takes this file in no other shape. */
+	urlOnly?: boolean;
+}
+
+function extensionOf(fileName: string | undefined): string | undefined {
+	const match = /\.([A-Za-z0-9]+)$/.exec(fileName ?? '');
+	return match ? match[1].toLowerCase() : undefined;
+}
+
+/** Refuses a file whose MIME type or file name extension is not among the allowed ones. */
+function checkFileType(
+	this: IExecuteFunctions,
+	file: { mimetype: string; filename?: string },
+	label: string,
+	itemIndex: number,
+	rules: FileRules,
+): void {
+	if (!rules.mimeTypes) return;
+	const allowedExtensions = Object.entries(MIME_BY_EXTENSION)
+		.filter(([, mimeType]) => rules.mimeTypes!.includes(mimeType))
+		.map(([extension]) => extension);
+	const mimeType = file.mimetype.split(';')[0].trim().toLowerCase();
+	const extension = extensionOf(file.filename);
+	const problem = !rules.mimeTypes.includes(mimeType)
+		? `of type ${mimeType}`
+		: extension !== undefined && !allowedExtensions.includes(extension)
+			? `named "${file.filename}"`
+			: undefined;
+	if (problem) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} must be ${rules.mimeTypes.join(' or ')} (got a file ${problem})`,
+			{ itemIndex, description: `Use a file ending in .${allowedExtensions.join(', .')}.` },
+		);
+	}
 }
 
 /** Reads the file chosen with `fileSourceProperties`, or undefined when the source is "None". */
@@ -110,15 +159,27 @@ export async function readFileSource(
 	name: string,
 	label: string,
 	itemIndex: number,
+	rules: FileRules = {},
 ): Promise<GatewayFile | undefined> {
-	const source = this.getNodeParameter(`${name}Source`, itemIndex) as 'none' | 'url' | 'binary';
+	const source = optionFrom.call(
+		this,
+		this.getNodeParameter(`${name}Source`, itemIndex),
+		`${label} Source`,
+		itemIndex,
+		['none', 'url', 'binary'],
+	);
 	if (source === 'none') return undefined;
-	const explicitMimeType = (
-		this.getNodeParameter(`${name}MimeType`, itemIndex, '') as string
-	).trim();
+	if (source === 'binary' && rules.urlOnly) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} Source must be URL: the gateway takes the ${label.toLowerCase()} only as a URL (got "binary")`,
+			{ itemIndex, description: 'Put the file somewhere public and give its URL.' },
+		);
+	}
+	const explicitMimeType = readText.call(this, `${name}MimeType`, `${label} MIME Type`, itemIndex);
 
 	if (source === 'url') {
-		const url = (this.getNodeParameter(`${name}Url`, itemIndex) as string).trim();
+		const url = readText.call(this, `${name}Url`, `${label} URL`, itemIndex);
 		if (!isHttpUrl(url)) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -135,17 +196,20 @@ export async function readFileSource(
 				{ itemIndex, description: 'Fill in the MIME type, e.g. image/jpeg.' },
 			);
 		}
-		return filename ? { mimetype, url, filename } : { mimetype, url };
+		const file = filename ? { mimetype, url, filename } : { mimetype, url };
+		checkFileType.call(this, file, label, itemIndex, rules);
+		return file;
 	}
 
-	const property = (this.getNodeParameter(`${name}BinaryProperty`, itemIndex) as string).trim();
+	const property = readText.call(this, `${name}BinaryProperty`, 'Input Binary Field', itemIndex);
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
-	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
 	const mimetype =
 		explicitMimeType ||
 		binary.mimeType ||
 		mimeTypeFromName(binary.fileName) ||
 		'application/octet-stream';
+	checkFileType.call(this, { mimetype, filename: binary.fileName }, label, itemIndex, rules);
+	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
 	const file: IDataObject = { mimetype, data: buffer.toString('base64') };
 	if (binary.fileName) file.filename = binary.fileName;
 	return file as GatewayFile;

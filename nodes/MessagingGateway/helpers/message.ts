@@ -6,6 +6,7 @@ import { responseOr } from './responses';
 
 import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../shared/identifiers';
+import { fieldError, integerFrom, textFrom } from './fields';
 
 /** A chat picked with `chatLocator`, as a contact or group reference (channels are refused). */
 export function readChat(
@@ -71,26 +72,15 @@ export function readShortMessageId(
 	);
 }
 
-/** A validation error (thrown before any request) whose message names the field. */
-export function fieldError(
+export { fieldError } from './fields';
+
+/** The gateway's answer as an object; `{ success: true }` when it answered nothing (see `responseOr`). */
+export function responseObject(
 	this: IExecuteFunctions,
+	response: unknown,
 	itemIndex: number,
-	message: string,
-	description?: string,
-): NodeOperationError {
-	return new NodeOperationError(this.getNode(), message, { itemIndex, description });
-}
-
-/** Trimmed text of a parameter that may come from an expression as a number or null. */
-export function textOf(raw: unknown): string {
-	if (typeof raw === 'string') return raw.trim();
-	if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
-	return '';
-}
-
-/** The gateway's answer as an object; `{ success: true }` when it answered with nothing useful. */
-export function responseObject(response: unknown): IDataObject {
-	return responseOr(response, { success: true });
+): IDataObject {
+	return responseOr.call(this, response, { success: true }, itemIndex);
 }
 
 export const delayOption: INodeProperties = {
@@ -123,15 +113,7 @@ export function delayAndPresence(
 ): IDataObject {
 	const sendOptions: IDataObject = {};
 	if (options.delay !== undefined) {
-		const delay = Number(options.delay);
-		if (!Number.isInteger(delay) || delay < 0) {
-			throw fieldError.call(
-				this,
-				itemIndex,
-				`Delay (Ms) must be a whole number of milliseconds, 0 or more (got "${String(options.delay)}")`,
-			);
-		}
-		sendOptions.delay = delay;
+		sendOptions.delay = integerFrom.call(this, options.delay, 'Delay (Ms)', itemIndex, 0);
 	}
 	if (options.presence !== undefined) {
 		const presence = String(options.presence);
@@ -157,7 +139,14 @@ export const binaryPropertyField: INodeProperties = {
 };
 
 export function readBinaryPropertyName(this: IExecuteFunctions, itemIndex: number): string {
-	const name = textOf(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const name = textFrom
+		.call(
+			this,
+			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+			'Put Output File in Field',
+			itemIndex,
+		)
+		.trim();
 	if (name === '') {
 		throw fieldError.call(
 			this,
@@ -222,7 +211,7 @@ export function readShapeAReplyTo(
 	style: RequestBodyStyle,
 	what: string,
 ): string | undefined {
-	const replyTo = textOf(options.replyTo);
+	const replyTo = textFrom.call(this, options.replyTo, 'Reply To Message ID', itemIndex).trim();
 	if (replyTo === '') return undefined;
 	const replyToId = parseFullMessageId.call(
 		this,

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { integerFrom, readBoolean } from './fields';
 
 /** The standard "Return All" / "Limit" pair of a Get Many operation. */
 export function returnAllProperties(): INodeProperties[] {
@@ -25,17 +25,8 @@ export function returnAllProperties(): INodeProperties[] {
 
 /** How many results an item asks for: Infinity for Return All, else Limit, checked before any request. */
 export function wantedCount(this: IExecuteFunctions, itemIndex: number): number {
-	if (this.getNodeParameter('returnAll', itemIndex) as boolean) return Infinity;
-	const rawLimit = this.getNodeParameter('limit', itemIndex);
-	const limit = Number(rawLimit);
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Limit must be a whole number of at least 1 (got "${String(rawLimit)}")`,
-			{ itemIndex, description: 'Set Limit, or turn on Return All.' },
-		);
-	}
-	return limit;
+	if (readBoolean.call(this, 'returnAll', 'Return All', itemIndex, false)) return Infinity;
+	return integerFrom.call(this, this.getNodeParameter('limit', itemIndex), 'Limit', itemIndex, 1);
 }
 
 /**

@@ -9,6 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
+import { isBlank, readText } from '../../helpers/fields';
 import { readSession, sessionField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -44,19 +45,22 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const name = String(this.getNodeParameter('name', itemIndex) ?? '').trim();
-	if (name === '') {
+	const name = readText.call(this, 'name', 'Name', itemIndex);
+	if (isBlank(name)) {
 		throw new NodeOperationError(this.getNode(), 'Name must not be empty', {
 			itemIndex,
 			description: 'Enter the name of the channel to create.',
 		});
 	}
-	const channelDescription = String(this.getNodeParameter('description', itemIndex, '') ?? '');
-	const picture = await readFileSource.call(this, 'picture', 'Picture', itemIndex);
+	const channelDescription = readText.call(this, 'description', 'Description', itemIndex, true);
+	const picture = await readFileSource.call(this, 'picture', 'Picture', itemIndex, {
+		mimeTypes: ['image/jpeg', 'image/png'],
+	});
 
 	// The spec's field table marks description as required, so it is always sent (empty when not given).
 	const body: IDataObject = { name, description: channelDescription };
-	if (picture) body.picture = picture as IDataObject;
+	// The spec takes the picture as a URL object or as a plain base64 string (not a binary-file object).
+	if (picture) body.picture = 'data' in picture ? picture.data : (picture as IDataObject);
 	const response = await gatewayApiRequest.call(
 		this,
 		'POST',
@@ -64,5 +68,14 @@ export async function execute(
 		{ body, itemIndex },
 	);
 	// Nothing useful came back: say what was done.
-	return [{ json: responseOr(response, { success: true, name, description: channelDescription }) }];
+	return [
+		{
+			json: responseOr.call(
+				this,
+				response,
+				{ success: true, name, description: channelDescription },
+				itemIndex,
+			),
+		},
+	];
 }

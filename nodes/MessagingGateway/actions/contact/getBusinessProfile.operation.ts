@@ -35,5 +35,5 @@ export async function execute(
 	);
 	// Both answers (business and "Not is business profile") are objects worth passing on as they are.
 	// An empty answer says nothing about the profile; keep the item so the workflow goes on.
-	return [{ json: responseOr(response, { number }) }];
+	return [{ json: responseOr.call(this, response, { number }, itemIndex) }];
 }

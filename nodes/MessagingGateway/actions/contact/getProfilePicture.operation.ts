@@ -9,6 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionField } from '../common.descriptions';
+import { optionBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -64,7 +65,14 @@ export async function execute(
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
 	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const download = options.downloadPicture === true;
+	const download = optionBoolean.call(
+		this,
+		options,
+		'downloadPicture',
+		'Download Picture',
+		itemIndex,
+		false,
+	);
 	const binaryPropertyName = String(options.binaryPropertyName ?? 'data').trim();
 	if (download && binaryPropertyName === '') {
 		throw new NodeOperationError(this.getNode(), 'Put Output File in Field must not be empty', {

@@ -1,11 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { expectObject } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { groupIdLocator, readGroupId, readSession, sessionField } from '../common.descriptions';
 
@@ -35,6 +31,6 @@ export async function execute(
 		'GET',
 		gatewayPath`/group/findGroupInfos/${session}`,
 		{ qs: { groupJid }, itemIndex },
-	)) as IDataObject | undefined;
-	return [{ json: group ?? {} }];
+	)) as unknown;
+	return [{ json: expectObject.call(this, group, itemIndex) }];
 }

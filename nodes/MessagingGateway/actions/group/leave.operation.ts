@@ -32,5 +32,5 @@ export async function execute(
 		{ itemIndex },
 	);
 	// The body is engine-specific and often empty; then say what was done.
-	return [{ json: responseOr(response, { success: true, groupId }) }];
+	return [{ json: responseOr.call(this, response, { success: true, groupId }, itemIndex) }];
 }

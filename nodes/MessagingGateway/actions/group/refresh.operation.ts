@@ -32,10 +32,15 @@ export async function execute(
 	// Some gateways answer {success, message, count}, others a bare `true` or nothing at all.
 	return [
 		{
-			json: responseOr(response, {
-				success: typeof response === 'boolean' ? response : true,
-				session,
-			}),
+			json: responseOr.call(
+				this,
+				response,
+				{
+					success: typeof response === 'boolean' ? response : true,
+					session,
+				},
+				itemIndex,
+			),
 		},
 	];
 }

@@ -16,6 +16,7 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+import { isBlank, readText } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -79,8 +80,8 @@ export async function execute(
 	// The same number twice would get the invite twice.
 	const numbers = [...new Set(digits)];
 
-	const text = (this.getNodeParameter('description', itemIndex) as string).trim();
-	if (text === '') {
+	const text = readText.call(this, 'description', 'Description', itemIndex);
+	if (isBlank(text)) {
 		throw new NodeOperationError(this.getNode(), 'Description must not be empty', {
 			itemIndex,
 			description: 'The gateway sends this text followed by the invite link, and requires it.',

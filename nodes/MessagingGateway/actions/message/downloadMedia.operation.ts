@@ -6,15 +6,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { expectObject } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import {
 	binaryPropertyField,
 	extensionForMimeType,
 	readBinaryPropertyName,
 	readShortMessageId,
-	responseObject,
 } from '../../helpers/message';
 import { readSession, sessionField } from '../common.descriptions';
+import { optionBoolean, readBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -71,7 +72,13 @@ export async function execute(
 		'Message ID',
 		itemIndex,
 	);
-	const convertToMp4 = this.getNodeParameter('convertToMp4', itemIndex, false) === true;
+	const convertToMp4 = readBoolean.call(
+		this,
+		'convertToMp4',
+		'Convert Audio to MP4',
+		itemIndex,
+		false,
+	);
 	const binaryPropertyName = readBinaryPropertyName.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -81,7 +88,7 @@ export async function execute(
 		gatewayPath`/chat/getBase64FromMediaMessage/${session}`,
 		{ body: { message: { key: { id: shortId } }, convertToMp4 }, itemIndex },
 	);
-	const { base64, ...details } = responseObject(response);
+	const { base64, ...details } = expectObject.call(this, response, itemIndex);
 	if (typeof base64 !== 'string' || base64 === '') {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -105,6 +112,14 @@ export async function execute(
 		fileName,
 		mimeType,
 	);
-	const json = options.keepBase64 === true ? { ...details, base64 } : details;
+	const keepBase64 = optionBoolean.call(
+		this,
+		options,
+		'keepBase64',
+		'Keep Base64 in JSON',
+		itemIndex,
+		false,
+	);
+	const json = keepBase64 ? { ...details, base64 } : details;
 	return [{ json, binary: { [binaryPropertyName]: binaryData } }];
 }

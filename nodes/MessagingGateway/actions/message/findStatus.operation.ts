@@ -8,8 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toJid } from '../../../shared/identifiers';
-import { fieldError, readShortMessageId, textOf } from '../../helpers/message';
+import { readShortMessageId } from '../../helpers/message';
 import { readSession, sessionField } from '../common.descriptions';
+import { booleanFrom, integerFrom, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -70,25 +71,26 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const limit = Number(this.getNodeParameter('limit', itemIndex, 50));
-	if (!Number.isInteger(limit) || limit < 1) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`Limit must be a whole number of 1 or more (got "${String(limit)}")`,
-		);
-	}
+	const limit = integerFrom.call(
+		this,
+		this.getNodeParameter('limit', itemIndex, 50),
+		'Limit',
+		itemIndex,
+		1,
+	);
 
 	const where: IDataObject = {};
-	const messageId = textOf(filters.messageId);
+	const messageId = textFrom.call(this, filters.messageId, 'Message ID', itemIndex).trim();
 	if (messageId !== '') {
 		where.id = readShortMessageId.call(this, messageId, 'Message ID', itemIndex);
 	}
-	const chat = textOf(filters.chat);
+	const chat = textFrom.call(this, filters.chat, 'Chat', itemIndex).trim();
 	if (chat !== '') {
 		where.remoteJid = toJid(parseChat.call(this, chat, 'Chat', itemIndex, ['contact', 'group']));
 	}
-	if (filters.fromMe !== undefined) where.fromMe = filters.fromMe === true;
+	if (filters.fromMe !== undefined) {
+		where.fromMe = booleanFrom.call(this, filters.fromMe, 'From Me', itemIndex);
+	}
 
 	const response = await gatewayApiRequest.call(
 		this,

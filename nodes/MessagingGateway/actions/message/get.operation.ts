@@ -6,15 +6,16 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { expectObject } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseFullMessageId } from '../../../shared/identifiers';
 import {
 	binaryPropertyField,
 	extensionForMimeType,
 	readBinaryPropertyName,
-	responseObject,
 } from '../../helpers/message';
 import { readSession, sessionField } from '../common.descriptions';
+import { readBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -67,9 +68,10 @@ export async function execute(
 		'Message ID',
 		itemIndex,
 	);
-	const downloadMedia = this.getNodeParameter('downloadMedia', itemIndex, true) === true;
+	const downloadMedia = readBoolean.call(this, 'downloadMedia', 'Download Media', itemIndex, true);
 	const mediaToBinary =
-		downloadMedia && this.getNodeParameter('mediaToBinary', itemIndex, true) === true;
+		downloadMedia &&
+		readBoolean.call(this, 'mediaToBinary', 'Put Media in Binary', itemIndex, true);
 	const binaryPropertyName = mediaToBinary
 		? readBinaryPropertyName.call(this, itemIndex)
 		: undefined;
@@ -80,7 +82,7 @@ export async function execute(
 		gatewayPath`/api/${session}/chats/${messageId.chatId}/messages/${messageId.serialized}`,
 		{ qs: { downloadMedia }, itemIndex },
 	);
-	const json = responseObject(response);
+	const json = expectObject.call(this, response, itemIndex);
 	const media = json.media as IDataObject | null | undefined;
 	if (!binaryPropertyName || typeof media?.url !== 'string' || media.url === '') {
 		return [{ json }];

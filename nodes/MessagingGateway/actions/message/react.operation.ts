@@ -9,14 +9,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
 import type { FullMessageId } from '../../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
-import {
-	chatIdToJid,
-	fieldError,
-	participantOf,
-	responseObject,
-	textOf,
-} from '../../helpers/message';
+import { chatIdToJid, fieldError, participantOf, responseObject } from '../../helpers/message';
 import { readSession, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import { readText, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -102,7 +97,7 @@ export async function execute(
 		itemIndex,
 	);
 	// An empty reaction is valid: it removes the reaction.
-	const reaction = textOf(this.getNodeParameter('reaction', itemIndex, ''));
+	const reaction = readText.call(this, 'reaction', 'Reaction', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const body: IDataObject =
@@ -111,7 +106,12 @@ export async function execute(
 					sessionId: session,
 					jid: chatIdToJid(messageId.chatId),
 					messageId: messageId.serialized,
-					sender: senderJid.call(this, itemIndex, messageId, textOf(options.sender)),
+					sender: senderJid.call(
+						this,
+						itemIndex,
+						messageId,
+						textFrom.call(this, options.sender, 'Sender', itemIndex).trim(),
+					),
 					reaction,
 				}
 			: { messageId: messageId.serialized, reaction, session };
@@ -120,5 +120,13 @@ export async function execute(
 		body,
 		itemIndex,
 	});
-	return [{ json: { messageId: messageId.serialized, reaction, ...responseObject(response) } }];
+	return [
+		{
+			json: {
+				messageId: messageId.serialized,
+				reaction,
+				...responseObject.call(this, response, itemIndex),
+			},
+		},
+	];
 }

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { classifyChat, toChatId } from '../../../shared/identifiers';
-import { fieldError, readChat, responseObject, textOf } from '../../helpers/message';
+import { fieldError, readChat, responseObject } from '../../helpers/message';
 import { isHttpUrl } from '../../helpers/urls';
 import {
 	readSession,
@@ -17,8 +17,13 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+import { readText, textFrom } from '../../helpers/fields';
 
 type ButtonType = 'reply' | 'call' | 'copy' | 'url';
+
+/** The network's limits for buttons on one message (WhatsApp's, as for template buttons). */
+const BUTTON_LIMITS = { total: 10, perType: { url: 2, call: 1, copy: 1 } } as const;
+const BUTTON_RULE = `At most ${BUTTON_LIMITS.total} buttons, of which at most ${BUTTON_LIMITS.perType.url} URL, ${BUTTON_LIMITS.perType.call} call and ${BUTTON_LIMITS.perType.copy} copy button.`;
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -57,7 +62,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: {},
 		placeholder: 'Add Button',
-		description: 'The buttons, in the order they are shown (at least one)',
+		description: `The buttons, in the order they are shown. At least one. ${BUTTON_RULE}`,
 		options: [
 			{
 				displayName: 'Button',
@@ -145,7 +150,8 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	...fileSourceProperties('headerImage', 'Header Image', true),
+	// The spec's headerImage is {mimetype, url, filename}: a URL only.
+	...fileSourceProperties('headerImage', 'Header Image', true, true),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -175,10 +181,21 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 			'Add a button with a type and a text.',
 		);
 	}
-	return entries.map((entry, index) => {
+	if (entries.length > BUTTON_LIMITS.total) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Buttons must have at most ${BUTTON_LIMITS.total} buttons (got ${entries.length})`,
+			BUTTON_RULE,
+		);
+	}
+	const buttons = entries.map((entry, index) => {
 		const button = (typeof entry === 'object' && entry !== null ? entry : {}) as IDataObject;
 		const field = `Buttons (button ${index + 1})`;
-		const type = textOf(button.type ?? 'reply').toLowerCase() as ButtonType;
+		const type = textFrom
+			.call(this, button.type ?? 'reply', `${field}: Type`, itemIndex)
+			.trim()
+			.toLowerCase() as ButtonType;
 		if (!['reply', 'call', 'copy', 'url'].includes(type)) {
 			throw fieldError.call(
 				this,
@@ -186,11 +203,11 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 				`${field}: Type must be reply, call, copy or url (got "${String(button.type)}")`,
 			);
 		}
-		const text = textOf(button.text);
+		const text = textFrom.call(this, button.text, `${field}: Text`, itemIndex).trim();
 		if (text === '') throw fieldError.call(this, itemIndex, `${field}: Text must not be empty`);
 		const result: IDataObject = { type, text };
 		if (type === 'reply') {
-			const id = textOf(button.id);
+			const id = textFrom.call(this, button.id, `${field}: ID`, itemIndex).trim();
 			if (id !== '') result.id = id;
 		} else if (type === 'call') {
 			const phone = classifyChat(button.phoneNumber);
@@ -198,17 +215,19 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 				throw fieldError.call(
 					this,
 					itemIndex,
-					`${field}: Phone Number must be a phone number with country code, e.g. +55 11 99999-9999 (got "${textOf(button.phoneNumber)}")`,
+					`${field}: Phone Number must be a phone number with country code, e.g. +55 11 99999-9999 (got "${String(button.phoneNumber ?? '')}")`,
 				);
 			}
 			result.phoneNumber = phone.value;
 		} else if (type === 'copy') {
-			const copyCode = textOf(button.copyCode);
+			const copyCode = textFrom
+				.call(this, button.copyCode, `${field}: Copy Code`, itemIndex)
+				.trim();
 			if (copyCode === '')
 				throw fieldError.call(this, itemIndex, `${field}: Copy Code must not be empty`);
 			result.copyCode = copyCode;
 		} else {
-			const url = textOf(button.url);
+			const url = textFrom.call(this, button.url, `${field}: URL`, itemIndex).trim();
 			if (!isHttpUrl(url)) {
 				throw fieldError.call(
 					this,
@@ -220,6 +239,18 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 		}
 		return result;
 	});
+	for (const [type, limit] of Object.entries(BUTTON_LIMITS.perType)) {
+		const count = buttons.filter((button) => button.type === type).length;
+		if (count > limit) {
+			throw fieldError.call(
+				this,
+				itemIndex,
+				`Buttons must have at most ${limit} of type ${type} (got ${count})`,
+				BUTTON_RULE,
+			);
+		}
+	}
+	return buttons;
 }
 
 export async function execute(
@@ -228,20 +259,23 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const bodyText = textOf(this.getNodeParameter('body', itemIndex, ''));
+	const bodyText = readText.call(this, 'body', 'Body', itemIndex);
 	if (bodyText === '') {
 		throw fieldError.call(this, itemIndex, 'Body must not be empty', 'Enter the message text.');
 	}
 	const buttons = readButtons.call(this, itemIndex);
-	const headerImage = await readFileSource.call(this, 'headerImage', 'Header Image', itemIndex);
+	const headerImage = await readFileSource.call(this, 'headerImage', 'Header Image', itemIndex, {
+		urlOnly: true,
+		mimeTypes: ['image/jpeg', 'image/png'],
+	});
 
 	// The spec gives this endpoint one body shape (chatId + session), whatever the credential says.
 	const body: IDataObject = {
 		session,
 		chatId: toChatId(chat),
-		header: textOf(this.getNodeParameter('header', itemIndex, '')),
+		header: readText.call(this, 'header', 'Header', itemIndex),
 		body: bodyText,
-		footer: textOf(this.getNodeParameter('footer', itemIndex, '')),
+		footer: readText.call(this, 'footer', 'Footer', itemIndex),
 		buttons,
 	};
 	if (headerImage) body.headerImage = headerImage as IDataObject;
@@ -250,5 +284,5 @@ export async function execute(
 		body,
 		itemIndex,
 	});
-	return [{ json: responseObject(response) }];
+	return [{ json: responseObject.call(this, response, itemIndex) }];
 }

@@ -19,7 +19,6 @@ import {
 	fieldError,
 	readChat,
 	responseObject,
-	textOf,
 	replyToShapeAOption,
 	readShapeAReplyTo,
 } from '../../helpers/message';
@@ -30,6 +29,7 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+import { booleanFrom, optionBoolean, readText } from '../../helpers/fields';
 
 const PREVIEW_IMAGE_URL_RULE = `A public http(s) link to the image. With the Request Body Style "Chat ID + Session (Shape A)" the gateway downloads it; with "JID + Session ID (Shape B)" n8n downloads it and sends it inline: never with the API key, at most ${PUBLIC_FILE_LIMITS.maxBytes / (1024 * 1024)} MB within ${PUBLIC_FILE_LIMITS.deadlineMs / 1000} s, and only if the host says it is an image.`;
 
@@ -123,7 +123,7 @@ async function readPreviewImage(
 ): Promise<IDataObject | string | undefined> {
 	const source = this.getNodeParameter('previewImageSource', itemIndex, 'none') as string;
 	if (source === 'url') {
-		const url = textOf(this.getNodeParameter('previewImageUrl', itemIndex, ''));
+		const url = readText.call(this, 'previewImageUrl', 'Preview Image URL', itemIndex);
 		if (!isHttpUrl(url)) {
 			throw fieldError.call(
 				this,
@@ -137,7 +137,12 @@ async function readPreviewImage(
 		return file.data.toString('base64');
 	}
 	if (source === 'binary') {
-		const property = textOf(this.getNodeParameter('previewImageBinaryProperty', itemIndex, ''));
+		const property = readText.call(
+			this,
+			'previewImageBinaryProperty',
+			'Input Binary Field',
+			itemIndex,
+		);
 		this.helpers.assertBinaryData(itemIndex, property);
 		const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
 		return buffer.toString('base64');
@@ -163,7 +168,7 @@ export async function execute(
 	const chat = readChat.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const url = textOf(this.getNodeParameter('previewUrl', itemIndex, ''));
+	const url = readText.call(this, 'previewUrl', 'Preview URL', itemIndex);
 	if (!isHttpUrl(url)) {
 		throw fieldError.call(
 			this,
@@ -171,10 +176,18 @@ export async function execute(
 			`Preview URL must be an http(s) URL such as https://example.com/menu (got "${url}")`,
 		);
 	}
-	const rawText = this.getNodeParameter('text', itemIndex, '') as unknown;
-	let text = typeof rawText === 'string' ? rawText : textOf(rawText);
+	let text = readText.call(this, 'text', 'Text', itemIndex, true);
 	if (!containsUrl(text, url)) {
-		if (options.appendUrl === false) {
+		if (
+			!optionBoolean.call(
+				this,
+				options,
+				'appendUrl',
+				'Append URL to Text If Missing',
+				itemIndex,
+				true,
+			)
+		) {
 			throw fieldError.call(
 				this,
 				itemIndex,
@@ -185,8 +198,13 @@ export async function execute(
 		text = text.trim() === '' ? url : `${text.trimEnd()}\n${url}`;
 	}
 
-	const title = textOf(this.getNodeParameter('previewTitle', itemIndex, ''));
-	const previewDescription = textOf(this.getNodeParameter('previewDescription', itemIndex, ''));
+	const title = readText.call(this, 'previewTitle', 'Preview Title', itemIndex);
+	const previewDescription = readText.call(
+		this,
+		'previewDescription',
+		'Preview Description',
+		itemIndex,
+	);
 	if (style === 'jidSessionId') {
 		const missing =
 			title === '' ? 'Preview Title' : previewDescription === '' ? 'Preview Description' : '';
@@ -207,13 +225,19 @@ export async function execute(
 	const body: IDataObject = { ...sessionAndChat(style, session, chat), text, preview };
 	if (style === 'chatIdSession') {
 		if (replyToId !== undefined) body.reply_to = replyToId;
-		if (options.highQuality !== undefined)
-			body.linkPreviewHighQuality = options.highQuality === true;
+		if (options.highQuality !== undefined) {
+			body.linkPreviewHighQuality = booleanFrom.call(
+				this,
+				options.highQuality,
+				'High Quality Preview',
+				itemIndex,
+			);
+		}
 	}
 
 	const response = await gatewayApiRequest.call(this, 'POST', '/api/send/link-custom-preview', {
 		body,
 		itemIndex,
 	});
-	return [{ json: responseObject(response) }];
+	return [{ json: responseObject.call(this, response, itemIndex) }];
 }

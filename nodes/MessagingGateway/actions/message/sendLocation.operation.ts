@@ -12,11 +12,9 @@ import {
 	delayAndPresence,
 	delayOption,
 	fullIdFromKey,
-	fieldError,
 	presenceOption,
 	readChat,
 	responseObject,
-	textOf,
 } from '../../helpers/message';
 import {
 	readSession,
@@ -24,6 +22,7 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+import { decimalFrom, readText } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -86,17 +85,10 @@ function readCoordinate(
 	displayName: string,
 	limit: number,
 ): number {
-	const raw = this.getNodeParameter(name, itemIndex) as unknown;
-	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > limit) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`${displayName} must be a number from -${limit} to ${limit} (got "${String(raw)}")`,
-			'Use decimal degrees, e.g. -23.5558 for latitude and -46.6621 for longitude.',
-		);
-	}
-	return value;
+	return decimalFrom.call(this, this.getNodeParameter(name, itemIndex), displayName, itemIndex, {
+		min: -limit,
+		max: limit,
+	});
 }
 
 export async function execute(
@@ -107,8 +99,8 @@ export async function execute(
 	const chat = readChat.call(this, itemIndex);
 	const latitude = readCoordinate.call(this, itemIndex, 'latitude', 'Latitude', 90);
 	const longitude = readCoordinate.call(this, itemIndex, 'longitude', 'Longitude', 180);
-	const name = textOf(this.getNodeParameter('name', itemIndex, ''));
-	const address = textOf(this.getNodeParameter('address', itemIndex, ''));
+	const name = readText.call(this, 'name', 'Name', itemIndex);
+	const address = readText.call(this, 'address', 'Address', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const sendOptions = delayAndPresence.call(this, itemIndex, options);
 
@@ -127,7 +119,7 @@ export async function execute(
 		gatewayPath`/message/sendLocation/${session}`,
 		{ body, itemIndex },
 	);
-	const json = responseObject(response);
+	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(chat));
 	return [{ json: messageId ? { ...json, messageId } : json }];
 }

@@ -12,7 +12,6 @@ import {
 	fieldError,
 	readChat,
 	responseObject,
-	textOf,
 	replyToShapeAOption,
 	readShapeAReplyTo,
 } from '../../helpers/message';
@@ -22,6 +21,7 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+import { isBlank, readBoolean, readText, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -44,7 +44,7 @@ const properties: INodeProperties[] = [
 		default: [],
 		placeholder: 'e.g. North Ridge',
 		description:
-			'The answers people can choose from: at least two different ones, in the order shown (an expression may also return a list)',
+			'The answers people can choose from: 2 to 12 different ones, in the order shown (an expression may also return a list)',
 	},
 	{
 		displayName: 'Allow Multiple Answers',
@@ -68,13 +68,26 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** The answers, trimmed, empty rows left out; fewer than two or a repeated answer is refused. */
+/** The messaging network's limit of answers in one poll. */
+const MAX_POLL_OPTIONS = 12;
+
+/** The answers, trimmed, empty rows left out; fewer than two, more than 12 or a repeated answer is refused. */
 function readPollOptions(this: IExecuteFunctions, itemIndex: number): string[] {
 	const raw = this.getNodeParameter('pollOptions', itemIndex, []) as unknown;
 	// Rows may each hold a value or a list (an expression in one row returning an array).
-	const entries = (Array.isArray(raw) ? raw.flat() : [raw])
-		.map(textOf)
-		.filter((entry) => entry !== '');
+	const rows = Array.isArray(raw) ? raw.flat() : [raw];
+	const entries = rows
+		.map((row, index) =>
+			textFrom
+				.call(
+					this,
+					row,
+					rows.length > 1 ? `Poll Options (answer ${index + 1})` : 'Poll Options',
+					itemIndex,
+				)
+				.trim(),
+		)
+		.filter((entry) => !isBlank(entry));
 	const seen = new Set<string>();
 	for (const entry of entries) {
 		if (seen.has(entry)) {
@@ -85,6 +98,14 @@ function readPollOptions(this: IExecuteFunctions, itemIndex: number): string[] {
 			);
 		}
 		seen.add(entry);
+	}
+	if (entries.length > MAX_POLL_OPTIONS) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Poll Options must have at most ${MAX_POLL_OPTIONS} answers (got ${entries.length})`,
+			'The messaging network shows at most 12 answers in a poll.',
+		);
 	}
 	if (entries.length < 2) {
 		throw fieldError.call(
@@ -104,7 +125,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const style = await getRequestBodyStyle.call(this);
 	const chat = readChat.call(this, itemIndex);
-	const name = textOf(this.getNodeParameter('question', itemIndex, ''));
+	const name = readText.call(this, 'question', 'Question', itemIndex);
 	if (name === '') {
 		throw fieldError.call(
 			this,
@@ -114,7 +135,13 @@ export async function execute(
 		);
 	}
 	const pollOptions = readPollOptions.call(this, itemIndex);
-	const multipleAnswers = this.getNodeParameter('multipleAnswers', itemIndex, false) === true;
+	const multipleAnswers = readBoolean.call(
+		this,
+		'multipleAnswers',
+		'Allow Multiple Answers',
+		itemIndex,
+		false,
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'polls');
 
@@ -128,5 +155,5 @@ export async function execute(
 		body,
 		itemIndex,
 	});
-	return [{ json: responseObject(response) }];
+	return [{ json: responseObject.call(this, response, itemIndex) }];
 }

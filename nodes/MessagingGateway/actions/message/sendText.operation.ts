@@ -18,7 +18,6 @@ import {
 	presenceOption,
 	readChat,
 	responseObject,
-	textOf,
 } from '../../helpers/message';
 import {
 	readSession,
@@ -26,6 +25,7 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+import { booleanFrom, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -125,10 +125,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const rawText = this.getNodeParameter('text', itemIndex, '') as unknown;
 	// Sent as typed (line breaks and indentation matter); a number from an expression becomes text.
-	const text = typeof rawText === 'string' ? rawText : textOf(rawText);
-	if (text.trim() === '') {
+	const text = readText.call(this, 'text', 'Text', itemIndex, true);
+	if (isBlank(text)) {
 		throw fieldError.call(
 			this,
 			itemIndex,
@@ -139,8 +138,15 @@ export async function execute(
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const sendOptions = delayAndPresence.call(this, itemIndex, options);
-	if (options.linkPreview !== undefined) sendOptions.linkPreview = options.linkPreview === true;
-	const replyTo = typeof options.replyTo === 'string' ? options.replyTo.trim() : '';
+	if (options.linkPreview !== undefined) {
+		sendOptions.linkPreview = booleanFrom.call(
+			this,
+			options.linkPreview,
+			'Link Preview',
+			itemIndex,
+		);
+	}
+	const replyTo = textFrom.call(this, options.replyTo, 'Reply To Message ID', itemIndex).trim();
 	if (replyTo !== '') {
 		const quoted = parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex);
 		sendOptions.quoted = {
@@ -148,7 +154,7 @@ export async function execute(
 		};
 	}
 	const mentions: IDataObject = {};
-	if (options.mentionEveryone === true) {
+	if (optionBoolean.call(this, options, 'mentionEveryone', 'Mention Everyone', itemIndex, false)) {
 		if (chat.kind !== 'group') {
 			throw fieldError.call(
 				this,
@@ -173,7 +179,7 @@ export async function execute(
 		gatewayPath`/message/sendText/${session}`,
 		{ body, itemIndex },
 	);
-	const json = responseObject(response);
+	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(chat));
 	return [{ json: messageId ? { ...json, messageId } : json }];
 }

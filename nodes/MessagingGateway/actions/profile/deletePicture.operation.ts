@@ -30,5 +30,5 @@ export async function execute(
 		{ itemIndex },
 	);
 	// Nothing useful came back: say what was done.
-	return [{ json: responseOr(response, { success: true }) }];
+	return [{ json: responseOr.call(this, response, { success: true }, itemIndex) }];
 }

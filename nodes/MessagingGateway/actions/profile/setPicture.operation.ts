@@ -11,6 +11,9 @@ import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { readSession, sessionField } from '../common.descriptions';
 
+/** What the network takes as a profile picture. */
+const PICTURE_TYPES = ['image/jpeg', 'image/png'];
+
 const properties: INodeProperties[] = [
 	{
 		...sessionField,
@@ -31,12 +34,14 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	// Source "URL" or "Binary File" (no "None"), so a file is always there.
-	const file = (await readFileSource.call(this, 'picture', 'Picture', itemIndex)) as IDataObject;
+	const file = (await readFileSource.call(this, 'picture', 'Picture', itemIndex, {
+		mimeTypes: PICTURE_TYPES,
+	})) as IDataObject;
 	const response = await gatewayApiRequest.call(
 		this,
 		'PUT',
 		gatewayPath`/api/${session}/profile/picture`,
 		{ body: { file }, itemIndex },
 	);
-	return [{ json: responseOr(response, { success: true }) }];
+	return [{ json: responseOr.call(this, response, { success: true }, itemIndex) }];
 }

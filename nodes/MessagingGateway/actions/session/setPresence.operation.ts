@@ -3,6 +3,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionField } from '../common.descriptions';
+import { optionFrom } from '../../helpers/fields';
+
+const PRESENCE_OPTIONS = [
+	{ name: 'Available', value: 'available', description: 'Show the account as online' },
+	{ name: 'Composing', value: 'composing', description: 'Show "typing…"' },
+	{ name: 'Paused', value: 'paused', description: 'Stop showing typing or recording' },
+	{ name: 'Recording', value: 'recording', description: 'Show "recording audio…"' },
+	{ name: 'Unavailable', value: 'unavailable', description: 'Show the account as offline' },
+];
+
+/** The values the gateway accepts, checked again for values from expressions. */
+const PRESENCES = PRESENCE_OPTIONS.map((option) => option.value);
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -11,13 +23,7 @@ const properties: INodeProperties[] = [
 		name: 'presence',
 		type: 'options',
 		default: 'available',
-		options: [
-			{ name: 'Available', value: 'available', description: 'Show the account as online' },
-			{ name: 'Composing', value: 'composing', description: 'Show "typing…"' },
-			{ name: 'Paused', value: 'paused', description: 'Stop showing typing or recording' },
-			{ name: 'Recording', value: 'recording', description: 'Show "recording audio…"' },
-			{ name: 'Unavailable', value: 'unavailable', description: 'Show the account as offline' },
-		],
+		options: PRESENCE_OPTIONS,
 		description: 'The presence to show for the whole account',
 	},
 ];
@@ -32,7 +38,13 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const presence = this.getNodeParameter('presence', itemIndex) as string;
+	const presence = optionFrom.call(
+		this,
+		this.getNodeParameter('presence', itemIndex),
+		'Presence',
+		itemIndex,
+		PRESENCES,
+	);
 	// The gateway answers 201 with an empty body; say what was done instead of outputting nothing.
 	await gatewayApiRequest.call(this, 'POST', gatewayPath`/instance/setPresence/${session}`, {
 		body: { presence },

@@ -10,6 +10,7 @@ import { isHttpUrl } from '../../helpers/urls';
 import { INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionField } from '../common.descriptions';
+import { readBoolean, readText, textFrom } from '../../helpers/fields';
 
 const EVENT_NAMES = new Set(INSTANCE_EVENTS.map((event) => event.name));
 /** Delivered names (messages.upsert) and any letter case are accepted too, as agents and expressions use them. */
@@ -77,7 +78,7 @@ export const description = updateDisplayOptions(
 );
 
 function readUrl(this: IExecuteFunctions, itemIndex: number): string {
-	const url = String(this.getNodeParameter('url', itemIndex) ?? '').trim();
+	const url = readText.call(this, 'url', 'URL', itemIndex);
 	if (!isHttpUrl(url)) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -95,8 +96,11 @@ function readUrl(this: IExecuteFunctions, itemIndex: number): string {
 function readEvents(this: IExecuteFunctions, itemIndex: number): string[] {
 	const raw = this.getNodeParameter('events', itemIndex, []) as unknown;
 	// An expression may give a comma-separated string instead of a list.
-	const events = (Array.isArray(raw) ? raw : String(raw ?? '').split(','))
-		.map((event) => String(event).trim())
+	const entries: unknown[] = Array.isArray(raw)
+		? raw
+		: textFrom.call(this, raw, 'Events', itemIndex).split(',');
+	const events = entries
+		.map((event) => textFrom.call(this, event, 'Events', itemIndex).trim())
 		.filter((event) => event !== '')
 		.map((event) => EVENT_BY_ALIAS.get(event.toUpperCase()) ?? event);
 	const unknown = events.filter((event) => !EVENT_NAMES.has(event));
@@ -122,11 +126,23 @@ export async function execute(
 	// Always sent: an empty list means "all events", a missing one crashes some gateway versions.
 	const events = readEvents.call(this, itemIndex);
 	const body = {
-		enabled: this.getNodeParameter('enabled', itemIndex, true) as boolean,
+		enabled: readBoolean.call(this, 'enabled', 'Enabled', itemIndex, true),
 		url,
 		events,
-		webhook_by_events: this.getNodeParameter('webhookByEvents', itemIndex, false) as boolean,
-		webhook_base64: this.getNodeParameter('webhookBase64', itemIndex, false) as boolean,
+		webhook_by_events: readBoolean.call(
+			this,
+			'webhookByEvents',
+			'Webhook by Events',
+			itemIndex,
+			false,
+		),
+		webhook_base64: readBoolean.call(
+			this,
+			'webhookBase64',
+			'Include Media as Base64',
+			itemIndex,
+			false,
+		),
 	};
 	const response = (await gatewayApiRequest.call(
 		this,
