@@ -17,7 +17,7 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { readText, textFrom } from '../../helpers/fields';
+import { isBlank, readText, textFrom } from '../../helpers/fields';
 
 type ButtonType = 'reply' | 'call' | 'copy' | 'url';
 
@@ -204,7 +204,7 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 			);
 		}
 		const text = textFrom.call(this, button.text, `${field}: Text`, itemIndex).trim();
-		if (text === '') throw fieldError.call(this, itemIndex, `${field}: Text must not be empty`);
+		if (isBlank(text)) throw fieldError.call(this, itemIndex, `${field}: Text must not be empty`);
 		const result: IDataObject = { type, text };
 		if (type === 'reply') {
 			const id = textFrom.call(this, button.id, `${field}: ID`, itemIndex).trim();
@@ -223,7 +223,7 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 			const copyCode = textFrom
 				.call(this, button.copyCode, `${field}: Copy Code`, itemIndex)
 				.trim();
-			if (copyCode === '')
+			if (isBlank(copyCode))
 				throw fieldError.call(this, itemIndex, `${field}: Copy Code must not be empty`);
 			result.copyCode = copyCode;
 		} else {
@@ -260,7 +260,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const bodyText = readText.call(this, 'body', 'Body', itemIndex);
-	if (bodyText === '') {
+	if (isBlank(bodyText)) {
 		throw fieldError.call(this, itemIndex, 'Body must not be empty', 'Enter the message text.');
 	}
 	const buttons = readButtons.call(this, itemIndex);

@@ -29,7 +29,7 @@ import {
 	sessionField,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { booleanFrom, optionBoolean, readText } from '../../helpers/fields';
+import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
 
 const PREVIEW_IMAGE_URL_RULE = `A public http(s) link to the image. With the Request Body Style "Chat ID + Session (Shape A)" the gateway downloads it; with "JID + Session ID (Shape B)" n8n downloads it and sends it inline: never with the API key, at most ${PUBLIC_FILE_LIMITS.maxBytes / (1024 * 1024)} MB within ${PUBLIC_FILE_LIMITS.deadlineMs / 1000} s, and only if the host says it is an image.`;
 
@@ -195,7 +195,7 @@ export async function execute(
 				'Put the URL in the text, or turn on the option "Append URL to Text If Missing".',
 			);
 		}
-		text = text.trim() === '' ? url : `${text.trimEnd()}\n${url}`;
+		text = isBlank(text) ? url : `${text.trimEnd()}\n${url}`;
 	}
 
 	const title = readText.call(this, 'previewTitle', 'Preview Title', itemIndex);
@@ -206,8 +206,11 @@ export async function execute(
 		itemIndex,
 	);
 	if (style === 'jidSessionId') {
-		const missing =
-			title === '' ? 'Preview Title' : previewDescription === '' ? 'Preview Description' : '';
+		const missing = isBlank(title)
+			? 'Preview Title'
+			: isBlank(previewDescription)
+				? 'Preview Description'
+				: '';
 		if (missing !== '') {
 			throw fieldError.call(
 				this,

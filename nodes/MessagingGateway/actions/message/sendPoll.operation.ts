@@ -126,7 +126,7 @@ export async function execute(
 	const style = await getRequestBodyStyle.call(this);
 	const chat = readChat.call(this, itemIndex);
 	const name = readText.call(this, 'question', 'Question', itemIndex);
-	if (name === '') {
+	if (isBlank(name)) {
 		throw fieldError.call(
 			this,
 			itemIndex,
