@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { installOnce } from '../support/install-once.cts';
 import { PROJECT_ROOT } from '../support/paths.cts';
 
 export const N8N_VERSION = '2.41.1';
@@ -20,8 +21,6 @@ export const N8N_DIR =
 	path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway', `n8n-${N8N_VERSION}`);
 
 export const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
-
-const READY_MARKER = path.join(N8N_DIR, '.installed');
 
 /** The Node 24 that `npm install` put into node_modules (the `node` devDependency). */
 export const NODE24_BIN = path.join(PROJECT_ROOT, 'node_modules', 'node', 'bin', 'node');
@@ -60,21 +59,25 @@ function run(command: string, args: string[], cwd: string): void {
 	);
 }
 
-export function isN8nInstalled(): boolean {
-	return fs.existsSync(READY_MARKER) && fs.existsSync(N8N_BIN);
+/** Whether `folder` holds a finished install: the marker is written last, inside the folder. */
+function isCompleteInstall(folder: string): boolean {
+	return (
+		fs.existsSync(path.join(folder, '.installed')) &&
+		fs.existsSync(path.join(folder, 'node_modules', 'n8n', 'bin', 'n8n'))
+	);
 }
 
-export function installN8n(): void {
-	if (isN8nInstalled()) {
-		console.log(`[n8n-install] n8n ${N8N_VERSION} already installed in ${N8N_DIR}`);
-		return;
-	}
+export function isN8nInstalled(): boolean {
+	return isCompleteInstall(N8N_DIR);
+}
+
+/** The install itself, into a fresh folder (see installOnce for how it reaches N8N_DIR). */
+function installInto(folder: string): void {
 	console.log(
 		`[n8n-install] installing n8n ${N8N_VERSION} into ${N8N_DIR} (about 5 minutes, 2.8 GB; once per machine)`,
 	);
-	fs.mkdirSync(N8N_DIR, { recursive: true });
 	fs.writeFileSync(
-		path.join(N8N_DIR, 'package.json'),
+		path.join(folder, 'package.json'),
 		JSON.stringify(
 			{
 				name: 'n8n-e2e-runtime',
@@ -88,9 +91,22 @@ export function installN8n(): void {
 		),
 	);
 	// Install scripts stay off: some download prebuilt binaries from hosts this machine cannot reach.
-	run('npm', ['install', '--ignore-scripts', '--no-package-lock'], N8N_DIR);
-	run('npm', ['rebuild', 'sqlite3'], N8N_DIR);
-	fs.writeFileSync(READY_MARKER, `${new Date().toISOString()}\n`);
+	run('npm', ['install', '--ignore-scripts', '--no-package-lock'], folder);
+	run('npm', ['rebuild', 'sqlite3'], folder);
+	fs.writeFileSync(path.join(folder, '.installed'), `${new Date().toISOString()}\n`);
+}
+
+/** Installs n8n once per machine; safe when two runs (sandbox and tests) start it at once. */
+export function installN8n(): void {
+	if (isN8nInstalled()) {
+		console.log(`[n8n-install] n8n ${N8N_VERSION} already installed in ${N8N_DIR}`);
+		return;
+	}
+	installOnce(N8N_DIR, {
+		install: installInto,
+		isComplete: isCompleteInstall,
+		log: (message) => console.log(`[n8n-install] ${message}`),
+	});
 }
 
 // Run as a script (npm run n8n:install); run-ts.js puts the script path in argv[1].

@@ -12,11 +12,16 @@ describe('the package as n8n loads it', () => {
 
 		expect(loader.packageName).toBe('n8n-nodes-messaging-gateway');
 		expect(Object.keys(loader.credentialTypes)).toEqual(['messagingGatewayApi']);
-		expect(loader.credentialTypes.messagingGatewayApi.type.displayName).toBe('Messaging Gateway API');
+		expect(loader.credentialTypes.messagingGatewayApi.type.displayName).toBe(
+			'Messaging Gateway API',
+		);
 		expect(Object.keys(loader.nodeTypes)).toEqual(expect.arrayContaining(['messagingGateway']));
 		// n8n derives the AI-agent tool variant from this flag when it registers the node
 		expect(loader.nodeTypes.messagingGateway.type.description.usableAsTool).toBe(true);
-		expect(loader.types.nodes.map((node) => node.name).sort()).toEqual(['messagingGateway', 'messagingGatewayTrigger']);
+		expect(loader.types.nodes.map((node) => node.name).sort()).toEqual([
+			'messagingGateway',
+			'messagingGatewayTrigger',
+		]);
 		expect(loader.nodeTypes.messagingGatewayTrigger.type.description.usableAsTool).toBeUndefined();
 		expect(loader.types.credentials.map((type) => type.name)).toEqual(['messagingGatewayApi']);
 	});
