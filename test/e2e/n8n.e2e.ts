@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
+import { activate, createCredential, until } from './e2e-helpers.cts';
 import { executeWorkflow } from './n8n-cli.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
@@ -15,7 +16,6 @@ import {
 	operationsWorkflow,
 	TRIGGER_TYPE,
 } from './workflows.cts';
-import type { CredentialRef } from './workflows.cts';
 
 const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice;
@@ -32,26 +32,6 @@ afterAll(async () => {
 	await n8n?.stop();
 	await simulator?.stop();
 });
-
-async function createCredential(name: string, data: IDataObject): Promise<CredentialRef> {
-	const response = await n8n.api.post('/credentials', { name, type: CREDENTIAL_TYPE, data });
-	expect(response.status).toBe(200);
-	return { id: String(response.data.id), name };
-}
-
-async function until<T>(
-	description: string,
-	timeoutMs: number,
-	probe: () => Promise<T | undefined>,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${description}`);
-		await sleep(200);
-	}
-}
 
 async function executionsOf(workflowId: string): Promise<IDataObject[]> {
 	const response = await n8n.api.get('/executions', {
@@ -96,7 +76,7 @@ describe('the package inside n8n 2.41.1', () => {
 			],
 		];
 		for (const [name, data, expected] of cases) {
-			const credential = await createCredential(`Credential test: ${name}`, data);
+			const credential = await createCredential(n8n, `Credential test: ${name}`, data);
 			const response = await n8n.rest.post('/credentials/test', {
 				credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data },
 			});
@@ -115,7 +95,7 @@ describe('the trigger in an active workflow (echo bot)', () => {
 			{ headers: { apikey: simulator.apiKey } },
 		);
 		expect(foreign.status).toBe(201);
-		const credential = await createCredential('Messaging Gateway (e2e)', {
+		const credential = await createCredential(n8n, 'Messaging Gateway (e2e)', {
 			baseUrl: simulator.url,
 			apiKey: simulator.apiKey,
 		});
@@ -123,14 +103,7 @@ describe('the trigger in an active workflow (echo bot)', () => {
 		expect(created.status).toBe(200);
 		const workflowId = String(created.data.id);
 
-		const activated = await n8n.api.post(`/workflows/${workflowId}/activate`, {});
-		expect(activated.status).toBe(200);
-		await until('publication', 60_000, async () => {
-			const status = await n8n.rest.get(`/workflows/${workflowId}/publication-status`);
-			const state = status.data?.data?.status;
-			if (state === 'failed') throw new Error(`activation failed: ${JSON.stringify(status.data)}`);
-			return state === 'published' ? true : undefined;
-		});
+		await activate(n8n, workflowId);
 
 		const registered = simulator.getWebhook(SESSION);
 		expect(registered).toEqual(
@@ -213,7 +186,7 @@ describe('the trigger in an active workflow (echo bot)', () => {
 
 describe('every operation of the action node in a real workflow', () => {
 	it('runs all 27 operations against the gateway; the one the gateway does not implement becomes an error item', async () => {
-		const credential = await createCredential('Messaging Gateway (operations)', {
+		const credential = await createCredential(n8n, 'Messaging Gateway (operations)', {
 			baseUrl: simulator.url,
 			apiKey: simulator.apiKey,
 		});

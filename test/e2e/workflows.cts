@@ -244,3 +244,79 @@ export function operationsWorkflow(
 		},
 	};
 }
+
+/**
+ * Items → the Messaging Gateway node with `parameters` and "On Error" `onError` → "Sent" (success
+ * output) and "Failed" (error output, when there is one). The items are given as JSON and split
+ * into items by n8n's own Edit Fields and Split Out nodes.
+ */
+export function itemsThroughNodeWorkflow(
+	credential: CredentialRef,
+	items: IDataObject[],
+	parameters: IDataObject,
+	onError: 'continueRegularOutput' | 'continueErrorOutput',
+): WorkflowJson {
+	const node = (name: string, type: string, typeVersion: number, x: number, y = 0): INode => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [x, y],
+		parameters: {},
+	});
+	const send: INode = {
+		...node('Send', ACTION_TYPE, 1, 900),
+		parameters: parameters as INode['parameters'],
+		credentials: { [CREDENTIAL_TYPE]: credential },
+		onError,
+	};
+	const sendOutputs = [[{ node: 'Sent', type: 'main' as const, index: 0 }]];
+	if (onError === 'continueErrorOutput') {
+		sendOutputs.push([{ node: 'Failed', type: 'main' as const, index: 0 }]);
+	}
+	return {
+		name: `Items through the node (${onError})`,
+		settings: SETTINGS,
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
+			{
+				...node('Items', 'n8n-nodes-base.set', 3.4, 300),
+				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items }) },
+			},
+			{
+				...node('Split', 'n8n-nodes-base.splitOut', 1, 600),
+				parameters: { fieldToSplitOut: 'items' },
+			},
+			send,
+			node('Sent', 'n8n-nodes-base.noOp', 1, 1200, -100),
+			node('Failed', 'n8n-nodes-base.noOp', 1, 1200, 100),
+		],
+		connections: {
+			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
+			Items: { main: [[{ node: 'Split', type: 'main', index: 0 }]] },
+			Split: { main: [[{ node: 'Send', type: 'main', index: 0 }]] },
+			Send: { main: sendOutputs },
+		},
+	};
+}
+
+/** A trigger on incoming messages of `session` that does nothing else: one execution per message. */
+export function countingTriggerWorkflow(credential: CredentialRef, session: string): WorkflowJson {
+	return {
+		name: 'Counting trigger (Messaging Gateway)',
+		settings: SETTINGS,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'On Message',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { session, events: ['MESSAGES_UPSERT'] },
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: {},
+	};
+}

@@ -165,8 +165,8 @@ describe('Channel > Create', () => {
 			{
 				json: {
 					error: 'Name must not be empty',
+					details: 'Enter the name of the channel to create.',
 				},
-				error: expect.any(Error),
 				pairedItem: { item: 1 },
 			},
 			{ json: expect.objectContaining({ name: 'Jobs' }), pairedItem: { item: 2 } },
@@ -450,8 +450,8 @@ describe('Channel > Search', () => {
 			{
 				json: {
 					error: expect.stringMatching(/^Gateway error 422: Session status is not as expected/),
+					details: expect.stringContaining('not ready'),
 				},
-				error: expect.any(Error),
 				pairedItem: { item: 1 },
 			},
 			{ json: expect.objectContaining({ id: directoryId(1) }), pairedItem: { item: 2 } },

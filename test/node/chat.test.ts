@@ -219,8 +219,8 @@ describe('Chat > Get Many', () => {
 			{
 				json: {
 					error: expect.stringMatching(/^Gateway error 404: We didn't find a session/),
+					details: expect.stringContaining('Session name'),
 				},
-				error: expect.any(Error),
 				pairedItem: { item: 1 },
 			},
 			{ json: expect.objectContaining({ id: HIKERS }), pairedItem: { item: 2 } },

@@ -156,8 +156,8 @@ describe('Contact > Get', () => {
 			{
 				json: {
 					error: expect.stringMatching(/^Contact must be a phone number .*\(got "nobody"\)$/),
+					details: expect.stringContaining('country code'),
 				},
-				error: expect.any(Error),
 				pairedItem: { item: 1 },
 			},
 			{ json: BAKERY_CONTACT, pairedItem: { item: 2 } },

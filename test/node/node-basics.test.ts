@@ -133,9 +133,9 @@ describe('authentication', () => {
 			onError: 'continueRegularOutput',
 		});
 
-		expect(outputJson(result)).toEqual([{ error: 'Gateway error 401: Unauthorized' }]);
-		// The hint stays on the item's error, where the editor shows it.
-		expect(result.outputs[0][0].error?.description).toBe(API_KEY_HINT);
+		expect(outputJson(result)).toEqual([
+			{ error: 'Gateway error 401: Unauthorized', details: API_KEY_HINT },
+		]);
 		expectNoKeyIn(result);
 	});
 });
@@ -211,9 +211,11 @@ describe('several items', () => {
 		expect(output[0].json.subject).toBe(HIKERS.subject);
 		expect(output[1].json).toEqual({
 			error: 'Gateway error 404: Error fetching group; Error: item-not-found',
+			details: expect.stringContaining('not found'),
 		});
 		expect(output[2].json).toEqual({
 			error: 'Group ID must be a group ID (120363012345678901@g.us) (got "not-a-group")',
+			details: expect.any(String),
 		});
 		expect(output[3].json.subject).toBe(TEAM.subject);
 		expectNoKeyIn(result);

@@ -214,8 +214,8 @@ describe('Session > Set Presence', () => {
 			{
 				json: {
 					error: 'Gateway error 500: Connection Closed',
+					details: expect.stringContaining("gateway's logs"),
 				},
-				error: expect.any(Error),
 				pairedItem: { item: 1 },
 			},
 			{

@@ -346,28 +346,37 @@ describe('bad input is refused by name before any request', () => {
 		]),
 	)('%s: %s %s', async (_kind, _operation, _use, badInput) => {
 		const [resource, operation] = badInput.operation.split('/');
-		const result = await runGateway(
-			simulator,
-			{ resource, operation, session: SESSION, ...VALID[badInput.operation], ...badInput.use },
-			{
-				items: [
-					{ json: { value: badInput.value } as never },
-					{ json: { value: badInput.value } as never },
-				],
-				onError: 'continueErrorOutput',
-			},
-		);
+		const run = async (onError?: 'continueErrorOutput') =>
+			await runGateway(
+				simulator,
+				{ resource, operation, session: SESSION, ...VALID[badInput.operation], ...badInput.use },
+				{
+					items: [
+						{ json: { value: badInput.value } as never },
+						{ json: { value: badInput.value } as never },
+					],
+					onError,
+				},
+			);
 
-		expect(result.status).toBe('success');
-		expect(result.outputs[0] ?? []).toEqual([]);
-		const failed = result.outputs[1] ?? [];
-		expect(failed).toHaveLength(2);
-		failed.forEach((item, index) => {
-			expect(item.pairedItem).toEqual({ item: index });
-			expect(item.error?.name).toBe('NodeOperationError');
-			expect(item.error?.message).toMatch(badInput.message);
-			expect((item.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(index);
+		// Stopping on the first item: n8n's validation error class, naming the field and the item.
+		const stopped = await run();
+		expect(stopped.status).toBe('error');
+		expect(stopped.error?.name).toBe('NodeOperationError');
+		expect(stopped.error?.message).toMatch(badInput.message);
+		expect((stopped.error?.context as { itemIndex?: number } | undefined)?.itemIndex).toBe(0);
+
+		// Going on: every item on the error output, paired to its item, with its input merged in.
+		const continued = await run('continueErrorOutput');
+		expect(continued.status).toBe('success');
+		expect(continued.outputs[0] ?? []).toEqual([]);
+		const failed = continued.outputs[1] ?? [];
+		expect(failed.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		failed.forEach((item) => {
+			expect(String(item.json.error)).toMatch(badInput.message);
+			expect(item.json).toHaveProperty('value');
 		});
+
 		expect(simulator.requests).toEqual([]);
 		covered.push({ kind: badInput.kind, operation: badInput.operation });
 	});
@@ -382,7 +391,7 @@ describe('README', () => {
 		expectReadmeSection(
 			'bad-input',
 			[
-				`${covered.length} bad values over ${operations.size} operations, each from an expression in two input items with "Continue (using error output)": every item was refused with an error that names the field and points at its own item, went to the error output paired to its item, and **0 requests reached the gateway**.`,
+				`${covered.length} bad values over ${operations.size} operations, each from an expression in two input items: stopping, the run failed with a validation error that names the field and points at the item; with "Continue (using error output)", every item went to the error output paired to its item; and **0 requests reached the gateway**.`,
 				'',
 				'| Kind of input | Cases |',
 				'| --- | --- |',

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { integerFrom } from '../helpers/fields';
@@ -29,16 +29,18 @@ function asNodeError(
 }
 
 /**
- * An item for a failed input item under "On Error: Continue": `error` set on the item, as n8n's own
- * nodes do, is what n8n routes to the error output in "Continue (using error output)".
+ * An item for a failed input item under "On Error: Continue", built as n8n's own nodes build it:
+ * JSON with only `error` (the message) and `details` (what to do). n8n routes exactly such items to
+ * the error output in "Continue (using error output)" and merges the input item's fields into them,
+ * so the error branch knows which item failed; any other key would keep them on the success output.
  */
 function errorItem(
 	error: NodeApiError | NodeOperationError,
 	itemIndex: number,
 ): INodeExecutionData {
-	// n8n's engine turns the JSON of an item with `error` into `{ error: message }` anyway; the
-	// description (what to do) stays on the error, where the editor shows it.
-	return { json: { error: error.message }, error, pairedItem: { item: itemIndex } };
+	const json: IDataObject = { error: error.message };
+	if (error.description) json.details = error.description;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 /**

@@ -1,0 +1,74 @@
+/** What the end-to-end test files share: waiting for n8n, credentials, executions. */
+import { sleep } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { N8nInstance } from './n8n-instance.cts';
+import { CREDENTIAL_TYPE } from './workflows.cts';
+import type { CredentialRef } from './workflows.cts';
+
+/** Polls `probe` until it returns something, or fails after `timeoutMs`. */
+export async function until<T>(
+	description: string,
+	timeoutMs: number,
+	probe: () => Promise<T | undefined>,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${description}`);
+		await sleep(200);
+	}
+}
+
+export async function createCredential(
+	n8n: N8nInstance,
+	name: string,
+	data: IDataObject,
+): Promise<CredentialRef> {
+	const response = await n8n.api.post('/credentials', { name, type: CREDENTIAL_TYPE, data });
+	if (response.status !== 200) {
+		throw new Error(
+			`Creating the credential failed: ${response.status} ${JSON.stringify(response.data)}`,
+		);
+	}
+	return { id: String(response.data.id), name };
+}
+
+/** Every execution of a workflow, through the public API's cursor paging. */
+export async function allExecutions(
+	n8n: N8nInstance,
+	workflowId: string,
+	includeData = false,
+): Promise<IDataObject[]> {
+	const executions: IDataObject[] = [];
+	let cursor: string | undefined;
+	for (let page = 0; page < 1000; page++) {
+		const response = await n8n.api.get('/executions', {
+			params: { workflowId, includeData, limit: 250, ...(cursor ? { cursor } : {}) },
+		});
+		if (response.status !== 200) {
+			throw new Error(
+				`Listing executions failed: ${response.status} ${JSON.stringify(response.data)}`,
+			);
+		}
+		executions.push(...(response.data.data as IDataObject[]));
+		cursor = response.data.nextCursor ?? undefined;
+		if (!cursor) break;
+	}
+	return executions;
+}
+
+/** Activates a workflow and waits until n8n has published it (its webhooks registered). */
+export async function activate(n8n: N8nInstance, workflowId: string): Promise<void> {
+	const activated = await n8n.api.post(`/workflows/${workflowId}/activate`, {});
+	if (activated.status !== 200) {
+		throw new Error(`Activation failed: ${activated.status} ${JSON.stringify(activated.data)}`);
+	}
+	await until('publication', 60_000, async () => {
+		const status = await n8n.rest.get(`/workflows/${workflowId}/publication-status`);
+		const state = status.data?.data?.status;
+		if (state === 'failed') throw new Error(`activation failed: ${JSON.stringify(status.data)}`);
+		return state === 'published' ? true : undefined;
+	});
+}

@@ -1,0 +1,256 @@
+/**
+ * Reliability in a real n8n 2.41.1: both "On Error" continue modes route and pair every item, a
+ * burst of 1,000 deliveries (50 at a time) makes exactly 1,000 executions, and 1,000 sends with 1%
+ * failing split 990 / 10 with each message sent exactly once. The figures go into the README.
+ */
+import axios from 'axios';
+import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
+
+import { SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { expectReadmeSection } from '../reliability/readme-section.cts';
+import { activate, allExecutions, createCredential, until } from './e2e-helpers.cts';
+import { executeWorkflow } from './n8n-cli.cts';
+import { startN8n } from './n8n-instance.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+import { countingTriggerWorkflow, itemsThroughNodeWorkflow } from './workflows.cts';
+import type { CredentialRef } from './workflows.cts';
+
+const SESSION = SEED.instances.connected.name;
+const ALICE = SEED.contacts.alice;
+const BURST = { deliveries: 1000, concurrency: 50 };
+const BULK = { items: 1000, failingEvery: 100 };
+
+let simulator: Simulator;
+let n8n: N8nInstance;
+let credential: CredentialRef;
+const figures: IDataObject = {};
+
+beforeAll(async () => {
+	simulator = await startSimulator();
+	n8n = await startN8n();
+	credential = await createCredential(n8n, 'Messaging Gateway (reliability)', {
+		baseUrl: simulator.url,
+		apiKey: simulator.apiKey,
+	});
+}, 300_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await simulator?.stop();
+});
+
+const SEND_TEXT = {
+	resource: 'message',
+	operation: 'sendText',
+	session: '={{ $json.session }}',
+	chatId: { __rl: true, mode: 'id', value: '={{ $json.chat }}' },
+	text: '={{ $json.text }}',
+};
+
+async function runItems(
+	items: IDataObject[],
+	onError: 'continueRegularOutput' | 'continueErrorOutput',
+): Promise<IRun> {
+	const created = await n8n.api.post(
+		'/workflows',
+		itemsThroughNodeWorkflow(credential, items, SEND_TEXT, onError),
+	);
+	expect(created.status).toBe(200);
+	simulator.clearLogs();
+	return await executeWorkflow(n8n, String(created.data.id), 240_000);
+}
+
+function outputsOf(run: IRun, node: string): INodeExecutionData[][] {
+	return (run.data.resultData.runData[node]?.[0]?.data?.main ?? []).map((items) => items ?? []);
+}
+
+const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
+
+describe('"On Error" continue modes in real n8n', () => {
+	// Five of eight fail: two at validation, two at the gateway, one at validation of the session.
+	const ITEMS: IDataObject[] = [
+		{ session: SESSION, chat: ALICE.number, text: 'one' },
+		{ session: SESSION, chat: 'nobody', text: 'two' },
+		{ session: SESSION, chat: ALICE.number, text: 'three' },
+		{ session: 'ghost', chat: ALICE.number, text: 'four' },
+		{ session: SESSION, chat: ALICE.number, text: '\u200B' },
+		{ session: SESSION, chat: '+44 20 7000 0001', text: 'six' },
+		{ session: SESSION, chat: ALICE.number, text: 'seven' },
+		{ session: '..', chat: ALICE.number, text: 'eight' },
+	];
+	const FAILING = [1, 3, 4, 5, 7];
+
+	it('"Continue (using error output)": 3 on the success output, 5 on the error output, each paired', async () => {
+		const run = await runItems(ITEMS, 'continueErrorOutput');
+
+		const [success, errors] = outputsOf(run, 'Send');
+		expect(success.map(pairedIndex)).toEqual([0, 2, 6]);
+		expect(errors.map(pairedIndex)).toEqual(FAILING);
+		// n8n merges the input item into the error item, so the error branch knows what failed.
+		expect(outputsOf(run, 'Failed')[0].map((item) => item.json.text)).toEqual(
+			FAILING.map((index) => ITEMS[index].text),
+		);
+		expect(outputsOf(run, 'Failed')[0].map((item) => String(item.json.error))).toEqual([
+			expect.stringMatching(/^Chat must be /),
+			expect.stringMatching(/^Gateway error 404: /),
+			'Text must not be empty',
+			expect.stringMatching(/^Gateway error 400: The number 442070000001 is not registered/),
+			expect.stringMatching(/^Session must be a name such as default, not "\.\."/),
+		]);
+		expect(outputsOf(run, 'Sent')[0]).toHaveLength(3);
+		// Only the items that passed validation reached the gateway.
+		expect(simulator.requestsTo('/message/sendText/', 'POST')).toHaveLength(5);
+		figures.errorOutput = { in: ITEMS.length, success: success.length, errors: errors.length };
+	}, 240_000);
+
+	it('"Continue (regular output)": 8 items in place, the 5 failures as error items', async () => {
+		const run = await runItems(ITEMS, 'continueRegularOutput');
+
+		const [items] = outputsOf(run, 'Send');
+		expect(items.map(pairedIndex)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+		expect(items.flatMap((item, index) => (item.json.error ? [index] : []))).toEqual(FAILING);
+		figures.regularOutput = {
+			in: ITEMS.length,
+			out: items.length,
+			errors: items.filter((item) => item.json.error).length,
+		};
+	}, 240_000);
+});
+
+describe('1,000 sends with 1% failing, "Continue (using error output)"', () => {
+	it('990 on the success branch, 10 on the error branch, every message sent exactly once', async () => {
+		const items = Array.from({ length: BULK.items }, (_, index) => ({
+			session: SESSION,
+			// Every 100th number is not on the network: the gateway refuses it with 400.
+			chat:
+				index % BULK.failingEvery === 37
+					? `4420${String(index).padStart(9, '0')}`
+					: `5511${String(900000000 + index)}`,
+			text: `Bulk message ${index}`,
+		}));
+
+		const run = await runItems(items, 'continueErrorOutput');
+
+		const [success, errors] = outputsOf(run, 'Send');
+		const expectedFailures = items.flatMap((item, index) =>
+			item.chat.startsWith('44') ? [index] : [],
+		);
+		expect(errors.map(pairedIndex)).toEqual(expectedFailures);
+		expect(success).toHaveLength(BULK.items - expectedFailures.length);
+		expect(success.map(pairedIndex)).toEqual(
+			items.map((_, index) => index).filter((index) => !expectedFailures.includes(index)),
+		);
+		const sent = simulator
+			.requestsTo('/message/sendText/', 'POST')
+			.map((request) => (request.body as { textMessage: { text: string } }).textMessage.text);
+		expect(sent).toHaveLength(BULK.items);
+		expect(new Set(sent).size).toBe(BULK.items);
+		expect(sent).toEqual(items.map((item) => item.text));
+		figures.bulk = {
+			items: BULK.items,
+			success: success.length,
+			errors: errors.length,
+			requests: sent.length,
+			duplicates: sent.length - new Set(sent).size,
+		};
+	}, 300_000);
+});
+
+describe('a burst of deliveries into an active trigger', () => {
+	it(`${BURST.deliveries} deliveries, ${BURST.concurrency} at a time: exactly ${BURST.deliveries} executions`, async () => {
+		const created = await n8n.api.post('/workflows', countingTriggerWorkflow(credential, SESSION));
+		expect(created.status).toBe(200);
+		const workflowId = String(created.data.id);
+		await activate(n8n, workflowId);
+		const registered = simulator.getWebhook(SESSION);
+		expect(registered?.url).toMatch(/\?token=[0-9a-f]{48}$/);
+
+		const ids = Array.from(
+			{ length: BURST.deliveries },
+			(_, index) => `BURST${String(index).padStart(15, '0')}`,
+		);
+		const statuses: number[] = [];
+		let next = 0;
+		const deliverAll = async () => {
+			while (next < ids.length) {
+				const id = ids[next++];
+				const response = await axios.post(
+					registered!.url,
+					{
+						event: 'messages.upsert',
+						instance: SESSION,
+						data: {
+							key: { remoteJid: `${ALICE.number}@s.whatsapp.net`, fromMe: false, id },
+							pushName: ALICE.pushName,
+							message: { conversation: `burst ${id}` },
+							messageType: 'conversation',
+							messageTimestamp: Math.floor(Date.now() / 1000),
+						},
+					},
+					{ validateStatus: () => true },
+				);
+				statuses.push(response.status);
+			}
+		};
+		await Promise.all(Array.from({ length: BURST.concurrency }, deliverAll));
+		expect(statuses.filter((status) => status === 200)).toHaveLength(BURST.deliveries);
+
+		const executions = await until('every execution to finish', 180_000, async () => {
+			const list = await allExecutions(n8n, workflowId);
+			return list.length >= BURST.deliveries && list.every((execution) => execution.stoppedAt)
+				? list
+				: undefined;
+		});
+		expect(executions).toHaveLength(BURST.deliveries);
+		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+		const withData = await allExecutions(n8n, workflowId, true);
+		const seen = withData.map(
+			(execution) =>
+				String(
+					(
+						execution.data as {
+							resultData: {
+								runData: Record<
+									string,
+									Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>
+								>;
+							};
+						}
+					).resultData.runData['On Message'][0].data.main[0][0].json.messageId,
+				).split('_')[2],
+		);
+		expect(new Set(seen).size).toBe(BURST.deliveries);
+		expect([...seen].sort()).toEqual([...ids].sort());
+
+		const deactivated = await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
+		expect(deactivated.status).toBe(200);
+		figures.burst = {
+			deliveries: BURST.deliveries,
+			concurrency: BURST.concurrency,
+			answered200: statuses.filter((status) => status === 200).length,
+			executions: executions.length,
+			distinctMessages: new Set(seen).size,
+		};
+	}, 400_000);
+});
+
+describe('README', () => {
+	it('shows what real n8n did', () => {
+		const { errorOutput, regularOutput, bulk, burst } = figures as Record<string, IDataObject>;
+		expect([errorOutput, regularOutput, bulk, burst].every(Boolean)).toBe(true);
+		expectReadmeSection(
+			'real-n8n',
+			[
+				'Measured with the packed package in n8n 2.41.1 against the gateway simulator:',
+				'',
+				'| Run | In | Out |',
+				'| --- | --- | --- |',
+				`| "Continue (using error output)", 5 of ${errorOutput.in} items failing | ${errorOutput.in} items | ${errorOutput.success} on the success output, ${errorOutput.errors} on the error output, each paired to its item |`,
+				`| "Continue (regular output)", same items | ${regularOutput.in} items | ${regularOutput.out} items in place, ${regularOutput.errors} of them error items |`,
+				`| Send Text with 1% failing, "Continue (using error output)" | ${bulk.items} items | ${bulk.success} success, ${bulk.errors} error; ${bulk.requests} requests at the gateway, ${bulk.duplicates} sent twice |`,
+				`| Deliveries into an active trigger, ${burst.concurrency} at a time | ${burst.deliveries} deliveries (${burst.answered200} answered 200) | ${burst.executions} executions, ${burst.distinctMessages} distinct messages: none lost, none doubled |`,
+			].join('\n'),
+		);
+	});
+});
