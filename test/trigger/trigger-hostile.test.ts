@@ -7,42 +7,16 @@
 import axios from 'axios';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { startTriggerHarness } from '../support/trigger-harness.cts';
+import { SEED } from '../simulator/index.cts';
 import type { TriggerHarness } from '../support/trigger-harness.cts';
+import { useTriggerTestbed } from './trigger-testbed.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
 const ALICE = SEED.contacts.alice;
 
-let simulator: Simulator;
-let trigger: TriggerHarness | undefined;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
-
-afterEach(async () => {
-	await trigger?.stop();
-	trigger = undefined;
-});
-
-async function startTrigger(parameters: Record<string, unknown> = {}) {
-	trigger = await startTriggerHarness({
-		gateway: simulator,
-		parameters: { session: SESSION, events: ['MESSAGES_UPSERT'], ...parameters } as never,
-	});
-	return trigger;
-}
+const testbed = useTriggerTestbed(SESSION);
+const startTrigger = testbed.start.bind(testbed);
 
 function tokenOf(harness: TriggerHarness): string {
 	return (harness.staticData().registration as { token: string }).token;
@@ -74,21 +48,29 @@ describe('no secret reaches an execution', () => {
 			'an inbound message, simplified',
 			{},
 			async () => {
-				await simulator.injectInboundMessage({ instance: SESSION, from: ALICE.number, text: 'hi' });
+				await testbed.simulator.injectInboundMessage({
+					instance: SESSION,
+					from: ALICE.number,
+					text: 'hi',
+				});
 			},
 		],
 		[
 			'an inbound message, not simplified',
 			{ options: { simplify: false } },
 			async () => {
-				await simulator.injectInboundMessage({ instance: SESSION, from: ALICE.number, text: 'hi' });
+				await testbed.simulator.injectInboundMessage({
+					instance: SESSION,
+					from: ALICE.number,
+					text: 'hi',
+				});
 			},
 		],
 		[
 			'a media message with Include Media',
 			{ options: { includeMedia: true } },
 			async () => {
-				await simulator.injectInboundMessage({
+				await testbed.simulator.injectInboundMessage({
 					instance: SESSION,
 					from: ALICE.number,
 					media: { mimetype: 'image/png', caption: 'receipt' },
@@ -99,8 +81,8 @@ describe('no secret reaches an execution', () => {
 			'a QR code',
 			{ session: PAIRING_SESSION, events: ['QRCODE_UPDATED'] },
 			async () => {
-				await axios.put(`${simulator.url}/instance/restart/${PAIRING_SESSION}`, undefined, {
-					headers: { apikey: simulator.apiKey },
+				await axios.put(`${testbed.simulator.url}/instance/restart/${PAIRING_SESSION}`, undefined, {
+					headers: { apikey: testbed.simulator.apiKey },
 				});
 			},
 		],
@@ -120,7 +102,7 @@ describe('no secret reaches an execution', () => {
 						nested: [
 							{
 								apiKey: 'dummy-instance-token-2',
-								echo: simulator.apiKey,
+								echo: testbed.simulator.apiKey,
 								deeper: { token: tokenOf(harness) },
 							},
 						],
@@ -140,7 +122,7 @@ describe('no secret reaches an execution', () => {
 		expect(harness.executions()).toHaveLength(1);
 		const everything = everythingFrom(harness);
 		expect(everything).not.toContain(tokenOf(harness));
-		expect(everything).not.toContain(simulator.apiKey);
+		expect(everything).not.toContain(testbed.simulator.apiKey);
 		expect(everything).not.toContain('instance-token');
 	});
 
@@ -148,7 +130,11 @@ describe('no secret reaches an execution', () => {
 		const harness = await startTrigger();
 		await harness.activate();
 
-		await simulator.injectInboundMessage({ instance: SESSION, from: ALICE.number, text: 'hi' });
+		await testbed.simulator.injectInboundMessage({
+			instance: SESSION,
+			from: ALICE.number,
+			text: 'hi',
+		});
 		await harness.waitForDeliveries(1);
 
 		const raw = harness.executions()[0][0].json.raw as { destination: string };
@@ -244,7 +230,7 @@ describe('sessions that are no name', () => {
 			const harness = await startTrigger({ session: session as never });
 
 			await expect(harness.activate()).rejects.toThrow(/^Session must (be a name|not be empty)/);
-			expect(simulator.requests).toEqual([]);
+			expect(testbed.simulator.requests).toEqual([]);
 		},
 	);
 });
@@ -268,21 +254,21 @@ describe('a gateway that cannot tell whose webhook it has', () => {
 		],
 		['answers /webhook/find with a list', { status: 200, body: [] }],
 	])('%s: deactivation leaves the registration alone', async (_name, fault) => {
-		simulator.injectFault({ match: { path: '/webhook/find/' }, times: 100, ...fault });
+		testbed.simulator.injectFault({ match: { path: '/webhook/find/' }, times: 100, ...fault });
 		const harness = await startTrigger();
 		await harness.activate();
 		// Someone else registers after us; we cannot see it.
 		await axios.post(
-			`${simulator.url}/webhook/set/${SESSION}`,
+			`${testbed.simulator.url}/webhook/set/${SESSION}`,
 			{ url: 'https://crm.example.com/hooks', events: ['MESSAGES_UPSERT'] },
-			{ headers: { apikey: simulator.apiKey } },
+			{ headers: { apikey: testbed.simulator.apiKey } },
 		);
-		const setCalls = simulator.requestsTo('/webhook/set/', 'POST').length;
+		const setCalls = testbed.simulator.requestsTo('/webhook/set/', 'POST').length;
 
 		await harness.delete();
 
-		expect(simulator.requestsTo('/webhook/set/', 'POST')).toHaveLength(setCalls);
-		expect(simulator.getWebhook(SESSION)?.url).toBe('https://crm.example.com/hooks');
+		expect(testbed.simulator.requestsTo('/webhook/set/', 'POST')).toHaveLength(setCalls);
+		expect(testbed.simulator.getWebhook(SESSION)?.url).toBe('https://crm.example.com/hooks');
 		expect(harness.staticData()).toEqual({});
 	});
 });

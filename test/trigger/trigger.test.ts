@@ -1,47 +1,20 @@
 import axios from 'axios';
 
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
-import { startTriggerHarness } from '../support/trigger-harness.cts';
+import { SEED } from '../simulator/index.cts';
 import type { TriggerHarness } from '../support/trigger-harness.cts';
+import { useTriggerTestbed } from './trigger-testbed.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
 const ALICE = SEED.contacts.alice;
 
-let simulator: Simulator;
-let trigger: TriggerHarness | undefined;
-
-beforeAll(async () => {
-	simulator = await startSimulator();
-});
-
-afterAll(async () => {
-	await simulator.stop();
-});
-
-beforeEach(() => {
-	simulator.reset();
-});
-
-afterEach(async () => {
-	await trigger?.stop();
-	trigger = undefined;
-});
-
-async function startTrigger(parameters: Record<string, unknown> = {}, mode?: 'trigger' | 'manual') {
-	trigger = await startTriggerHarness({
-		gateway: simulator,
-		parameters: { session: SESSION, events: ['MESSAGES_UPSERT'], ...parameters } as never,
-		mode,
-	});
-	return trigger;
-}
+const testbed = useTriggerTestbed(SESSION);
+const startTrigger = testbed.start.bind(testbed);
 
 const api = () =>
 	axios.create({
-		baseURL: simulator.url,
-		headers: { apikey: simulator.apiKey },
+		baseURL: testbed.simulator.url,
+		headers: { apikey: testbed.simulator.apiKey },
 		validateStatus: () => true,
 	});
 
@@ -67,7 +40,7 @@ describe('activation registers the trigger with the gateway', () => {
 
 		await harness.activate();
 
-		const setRequests = simulator.requestsTo('/webhook/set/', 'POST');
+		const setRequests = testbed.simulator.requestsTo('/webhook/set/', 'POST');
 		expect(setRequests).toHaveLength(1);
 		expect(setRequests[0].auth).toBe('valid');
 		const body = setRequests[0].body as Record<string, unknown>;
@@ -80,7 +53,7 @@ describe('activation registers the trigger with the gateway', () => {
 			webhook_by_events: false,
 			webhook_base64: true,
 		});
-		expect(simulator.getWebhook(SESSION)).toEqual(
+		expect(testbed.simulator.getWebhook(SESSION)).toEqual(
 			expect.objectContaining({
 				enabled: true,
 				url: body.url,
@@ -112,14 +85,14 @@ describe('activation registers the trigger with the gateway', () => {
 		await harness.activate();
 		await harness.activate();
 
-		expect(simulator.requestsTo('/webhook/set/', 'POST')).toHaveLength(1);
+		expect(testbed.simulator.requestsTo('/webhook/set/', 'POST')).toHaveLength(1);
 	});
 
 	it('refuses an Only These Chats entry that is no chat before registering anything', async () => {
 		const harness = await startTrigger({ filters: { onlyChats: 'alice, 5511987650002' } });
 
 		await expect(harness.activate()).rejects.toThrow('Only These Chats must list phone numbers');
-		expect(simulator.requestsTo('/webhook/set/')).toHaveLength(0);
+		expect(testbed.simulator.requestsTo('/webhook/set/')).toHaveLength(0);
 	});
 
 	it('reports an unknown session as the gateway error', async () => {
@@ -139,7 +112,7 @@ describe('deactivation puts things back', () => {
 
 		await harness.delete();
 
-		expect(simulator.getWebhook(SESSION)).toEqual({
+		expect(testbed.simulator.getWebhook(SESSION)).toEqual({
 			enabled: true,
 			url: 'https://crm.example.com/hooks/messages',
 			events: ['MESSAGES_UPSERT', 'MESSAGES_UPDATE'],
@@ -156,10 +129,10 @@ describe('deactivation puts things back', () => {
 
 		await harness.delete();
 
-		expect(simulator.getWebhook(SESSION)).toEqual(
+		expect(testbed.simulator.getWebhook(SESSION)).toEqual(
 			expect.objectContaining({ enabled: false, url: '', events: [] }),
 		);
-		const disable = simulator.requestsTo('/webhook/set/', 'POST').pop();
+		const disable = testbed.simulator.requestsTo('/webhook/set/', 'POST').pop();
 		// The real gateway validates the URL even when disabling, so ours is sent along.
 		expect(disable?.body).toEqual({ enabled: false, url: ourUrl, events: [] });
 	});
@@ -168,12 +141,14 @@ describe('deactivation puts things back', () => {
 		const harness = await startTrigger();
 		await harness.activate();
 		await setForeignWebhook();
-		const setCallsBefore = simulator.requestsTo('/webhook/set/', 'POST').length;
+		const setCallsBefore = testbed.simulator.requestsTo('/webhook/set/', 'POST').length;
 
 		await harness.delete();
 
-		expect(simulator.requestsTo('/webhook/set/', 'POST')).toHaveLength(setCallsBefore);
-		expect(simulator.getWebhook(SESSION)?.url).toBe('https://crm.example.com/hooks/messages');
+		expect(testbed.simulator.requestsTo('/webhook/set/', 'POST')).toHaveLength(setCallsBefore);
+		expect(testbed.simulator.getWebhook(SESSION)?.url).toBe(
+			'https://crm.example.com/hooks/messages',
+		);
 		expect(harness.staticData()).toEqual({});
 	});
 });
@@ -183,7 +158,7 @@ describe('deliveries', () => {
 		const harness = await startTrigger();
 		await harness.activate();
 
-		const message = await simulator.injectInboundMessage({
+		const message = await testbed.simulator.injectInboundMessage({
 			instance: SESSION,
 			from: ALICE.number,
 			text: 'Is my order ready?',
@@ -305,14 +280,18 @@ describe('deliveries', () => {
 		});
 		await harness.activate();
 
-		await simulator.injectInboundMessage({ instance: SESSION, from: ALICE.number, text: 'direct' });
-		await simulator.injectInboundMessage({
+		await testbed.simulator.injectInboundMessage({
+			instance: SESSION,
+			from: ALICE.number,
+			text: 'direct',
+		});
+		await testbed.simulator.injectInboundMessage({
 			instance: SESSION,
 			from: SEED.contacts.carla.number,
 			groupId: SEED.groups.team.id,
 			text: 'other group',
 		});
-		await simulator.injectInboundMessage({
+		await testbed.simulator.injectInboundMessage({
 			instance: SESSION,
 			from: SEED.contacts.carla.number,
 			groupId: SEED.groups.hikers.id,
@@ -340,10 +319,7 @@ describe('deliveries', () => {
 	});
 
 	it('turns QR code events into a PNG binary with the pairing code in JSON', async () => {
-		trigger = await startTriggerHarness({
-			gateway: simulator,
-			parameters: { session: PAIRING_SESSION, events: ['QRCODE_UPDATED'] } as never,
-		});
+		const trigger = await startTrigger({ session: PAIRING_SESSION, events: ['QRCODE_UPDATED'] });
 		await trigger.activate();
 
 		const restart = await api().put(`/instance/restart/${PAIRING_SESSION}`);
@@ -369,7 +345,7 @@ describe('deliveries', () => {
 		const harness = await startTrigger({ options: { includeMedia: true } });
 		await harness.activate();
 
-		await simulator.injectInboundMessage({
+		await testbed.simulator.injectInboundMessage({
 			instance: SESSION,
 			from: ALICE.number,
 			media: { mimetype: 'image/png', caption: 'the receipt' },
@@ -389,7 +365,7 @@ describe('deliveries', () => {
 		const harness = await startTrigger({ options: { simplify: false } });
 		await harness.activate();
 
-		await simulator.injectInboundMessage({
+		await testbed.simulator.injectInboundMessage({
 			instance: SESSION,
 			from: ALICE.number,
 			text: 'raw please',
@@ -412,7 +388,7 @@ describe('deliveries', () => {
 		const harness = await startTrigger({ events: ['MESSAGES_DELETE'] });
 		await harness.activate();
 
-		await simulator.injectDeletion({
+		await testbed.simulator.injectDeletion({
 			instance: SESSION,
 			chatId: ALICE.chatId,
 			messageId: SEED.messages.aliceText.id,
@@ -437,7 +413,7 @@ describe('deliveries', () => {
 		expect(registeredUrl(harness)).toMatch(
 			/\/webhook-test\/c0ffee00-0000-4000-8000-000000000001\/webhook\?token=/,
 		);
-		await simulator.injectInboundMessage({
+		await testbed.simulator.injectInboundMessage({
 			instance: SESSION,
 			from: ALICE.number,
 			text: 'test event',

@@ -1,0 +1,51 @@
+/**
+ * What every trigger test file sets up: one simulator for the file, reset before each test, and
+ * the trigger a test started, stopped after it.
+ */
+import { startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { startTriggerHarness } from '../support/trigger-harness.cts';
+import type { TriggerHarness, TriggerHarnessOptions } from '../support/trigger-harness.cts';
+
+export interface TriggerTestbed {
+	readonly simulator: Simulator;
+	/** Starts the trigger on `session` for Messages Upsert, with `parameters` on top. */
+	start(
+		parameters?: Record<string, unknown>,
+		mode?: TriggerHarnessOptions['mode'],
+	): Promise<TriggerHarness>;
+}
+
+export function useTriggerTestbed(session: string): TriggerTestbed {
+	let simulator: Simulator | undefined;
+	let trigger: TriggerHarness | undefined;
+
+	beforeAll(async () => {
+		simulator = await startSimulator();
+	});
+	afterAll(async () => {
+		await simulator?.stop();
+	});
+	beforeEach(() => {
+		simulator?.reset();
+	});
+	afterEach(async () => {
+		await trigger?.stop();
+		trigger = undefined;
+	});
+
+	return {
+		get simulator() {
+			if (!simulator) throw new Error('The simulator starts in beforeAll');
+			return simulator;
+		},
+		async start(parameters = {}, mode) {
+			trigger = await startTriggerHarness({
+				gateway: this.simulator,
+				parameters: { session, events: ['MESSAGES_UPSERT'], ...parameters } as never,
+				mode,
+			});
+			return trigger;
+		},
+	};
+}
