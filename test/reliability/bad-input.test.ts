@@ -5,7 +5,7 @@
  * NodeOperationError that names the field and points at its own item, go to the error output
  * paired to their item, and that nothing reached the gateway.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
@@ -271,7 +271,7 @@ const CASES: BadInput[] = [
 	...fieldCases(
 		'option',
 		'message/sendText',
-		{ options: { presence: FROM_ITEM, delay: 1000 } },
+		{ options: { presence: FROM_ITEM, delay: 10 } },
 		/^Presence While Delaying must be composing or recording/,
 		['shouting'],
 	),
@@ -398,5 +398,43 @@ describe('README', () => {
 				...[...byKind].map(([kind, count]) => `| ${kind} | ${count} |`),
 			].join('\n'),
 		);
+	});
+});
+
+describe('what expressions produce is taken as meant', () => {
+	it.each([
+		['webhook/set', { enabled: FROM_ITEM }, 'false', (body: IDataObject) => body.enabled, false],
+		['webhook/set', { enabled: FROM_ITEM }, 'TRUE', (body: IDataObject) => body.enabled, true],
+		[
+			'group/sendInvite',
+			{ description: FROM_ITEM },
+			42,
+			(body: IDataObject) => body.description,
+			'42',
+		],
+		[
+			'message/sendLocation',
+			{ latitude: FROM_ITEM },
+			'-23.5',
+			(body: IDataObject) => (body.locationMessage as IDataObject).latitude,
+			-23.5,
+		],
+		[
+			'message/sendText',
+			{ options: { delay: FROM_ITEM } },
+			'15',
+			(body: IDataObject) => (body.options as IDataObject).delay,
+			15,
+		],
+	] as const)('%s %j with %j', async (path, use, value, read, expected) => {
+		const [resource, operation] = path.split('/');
+		const result = await runGateway(
+			simulator,
+			{ resource, operation, session: SESSION, ...VALID[path], ...use },
+			{ items: [{ json: { value } as never }] },
+		);
+
+		expect(result.status).toBe('success');
+		expect(read(simulator.requests[0].body as IDataObject)).toEqual(expected);
 	});
 });

@@ -599,6 +599,59 @@ describe('both continue modes: N items in, N out, paired', () => {
 	});
 });
 
+describe('a 2xx that is not what the operation returns', () => {
+	const GROUP_GET: Route = {
+		node: {
+			resource: 'group',
+			operation: 'get',
+			session: SESSION,
+			groupId: byId('120363012345678901@g.us'),
+		},
+	};
+	const DELETE_PICTURE: Route = {
+		node: { resource: 'profile', operation: 'deletePicture', session: SESSION },
+	};
+
+	it.each([
+		[
+			'Group Get answered with a list',
+			GROUP_GET,
+			[{ id: 'a' }],
+			/^Gateway error: the answer is not an object \(got a list/,
+		],
+		[
+			'Group Get answered with nothing',
+			GROUP_GET,
+			'',
+			/^Gateway error: the answer is not an object \(got nothing\)/,
+		],
+		[
+			'Send Text answered with a JSON text',
+			SEND_TEXT,
+			'"queued"',
+			/^Gateway error: the answer is not an object \(got a string \(queued\)\)/,
+		],
+		[
+			'Delete Picture answered with false',
+			DELETE_PICTURE,
+			'false',
+			/^Gateway error: the answer is not an object \(got a boolean \(false\)\)/,
+		],
+	])('%s is an error, not a success', async (_name, route, body, message) => {
+		server.respondWith({
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+			body: typeof body === 'string' ? body : JSON.stringify(body),
+		});
+
+		const result = await runRoute(route, server.url);
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toMatch(message);
+		expect(server.requests).toHaveLength(1);
+	});
+});
+
 describe('the credential', () => {
 	it.each([
 		['a query in the Base URL', () => `${server.url}/?tenant=a`, /must not contain a query/],
