@@ -650,6 +650,7 @@ describe('Message > Send Link With Custom Preview', () => {
 
 		expect(result.status).toBe('error');
 		expect(result.error?.message).toMatch(/^Preview Image URL: the file host answered 401/);
+		expect(result.error?.description).toMatch(/sent only to the Base URL's own address/);
 		expect(simulator.requests).toHaveLength(1);
 		expect(simulator.requests[0]).toMatchObject({
 			method: 'GET',

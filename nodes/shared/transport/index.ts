@@ -422,7 +422,11 @@ function statusError(
 		message: onGateway
 			? `Gateway error ${statusCode}: ${gatewayMessage}`
 			: `${plan.target}: the file host answered ${statusCode} (${gatewayMessage})`,
-		description: onGateway ? hintForStatus(statusCode) : 'Check that the URL is right and public.',
+		description: onGateway
+			? hintForStatus(statusCode)
+			: statusCode === 401 || statusCode === 403
+				? "The API key is sent only to the Base URL's own address. If this file is on the gateway under another address, make the gateway write its file links with the Base URL's address."
+				: 'Check that the URL is right and public.',
 		httpCode: String(statusCode),
 		itemIndex: plan.itemIndex,
 	});
