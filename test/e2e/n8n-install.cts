@@ -1,7 +1,8 @@
 /**
  * Installs the pinned real n8n once into a cache folder outside the repository, and reuses it
- * afterwards. Recipe (see ../shared/reference/running-real-n8n.md): n8n 2.41.1 on Node 24, linkedom
- * pinned to 0.18.14, `npm install --ignore-scripts`, then only sqlite3 rebuilt (compiled from source).
+ * afterwards. Recipe: n8n 2.41.1 on Node 24 (the `node` devDependency), linkedom pinned to 0.18.14,
+ * `npm install --ignore-scripts` (some install scripts download binaries from hosts a closed network
+ * cannot reach), then only sqlite3 rebuilt, compiled from source against Node 24's headers.
  *
  *   node test/support/run-ts.js test/e2e/n8n-install.cts      (npm run n8n:install)
  */

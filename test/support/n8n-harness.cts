@@ -2,7 +2,8 @@
  * Runs nodes the way n8n runs them: a real Workflow through n8n-core's WorkflowExecute, real
  * request helpers (axios over real HTTP), real pairedItem and continueOnFail handling.
  * Only the credential store is replaced: credentials come from the test, unencrypted.
- * See ../shared/reference/in-process-execution.md for the setup this follows.
+ * The setup follows n8n-core's own: a Workflow of an input node and the node under test, run by
+ * WorkflowExecute with additional data that holds this credentials helper and lifecycle hooks.
  */
 import type {
 	ICredentialDataDecryptedObject,
