@@ -21,3 +21,30 @@ export function filesPointingOutside(): string[] {
 		);
 	});
 }
+
+/** What `npm pack` would put into the tarball: paths, packed and unpacked size. */
+export function packedFiles(): { files: string[]; size: number; unpackedSize: number } {
+	const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: PROJECT_ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
+	const [pack] = JSON.parse(output) as Array<{
+		files: Array<{ path: string }>;
+		size: number;
+		unpackedSize: number;
+	}>;
+	return {
+		files: pack.files.map((file) => file.path).sort(),
+		size: pack.size,
+		unpackedSize: pack.unpackedSize,
+	};
+}
+
+/** The files package.json's `n8n` section tells n8n to load. */
+export function n8nEntryFiles(): string[] {
+	const manifest = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+		n8n: { nodes: string[]; credentials: string[] };
+	};
+	return [...manifest.n8n.nodes, ...manifest.n8n.credentials];
+}
