@@ -60,22 +60,34 @@ function run(command: string, args: string[], cwd: string): void {
 	);
 }
 
-/** Whether `folder` holds a finished install: the marker is written last, inside the folder. */
+const MARKER = '.installed';
+const SQLITE3_BINDING = path.join('node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+
+/** What a usable install has besides the marker: the n8n binary and the compiled sqlite3 binding. */
+function missingParts(folder: string): string[] {
+	const parts: Array<[string, string]> = [
+		['the n8n binary', path.join('node_modules', 'n8n', 'bin', 'n8n')],
+		['the sqlite3 binding', SQLITE3_BINDING],
+	];
+	return parts.flatMap(([name, file]) => (fs.existsSync(path.join(folder, file)) ? [] : [name]));
+}
+
+/** Whether `folder` holds a finished install: the marker is written last, after the checks. */
 function isCompleteInstall(folder: string): boolean {
-	return (
-		fs.existsSync(path.join(folder, '.installed')) &&
-		fs.existsSync(path.join(folder, 'node_modules', 'n8n', 'bin', 'n8n'))
-	);
+	return fs.existsSync(path.join(folder, MARKER)) && missingParts(folder).length === 0;
 }
 
 export function isN8nInstalled(): boolean {
 	return isCompleteInstall(N8N_DIR);
 }
 
-/** The install itself, into a fresh folder (see installOnce for how it reaches N8N_DIR). */
-function installInto(folder: string): void {
+/** Fills an empty folder with n8n and its dependencies; throws when a step fails. */
+export type N8nInstallStep = (folder: string) => void;
+
+/** The real install step: npm install, sqlite3 compiled for Node 24, and the binding loaded once. */
+function npmInstallN8n(folder: string): void {
 	console.log(
-		`[n8n-install] installing n8n ${N8N_VERSION} into ${N8N_DIR} (about 5 minutes, 2.8 GB; once per machine)`,
+		`[n8n-install] installing n8n ${N8N_VERSION} for ${N8N_DIR} (about 5 minutes, 2.8 GB; once per machine)`,
 	);
 	fs.writeFileSync(
 		path.join(folder, 'package.json'),
@@ -94,17 +106,29 @@ function installInto(folder: string): void {
 	// Install scripts stay off: some download prebuilt binaries from hosts this machine cannot reach.
 	run('npm', ['install', '--ignore-scripts', '--no-package-lock'], folder);
 	run('npm', ['rebuild', 'sqlite3'], folder);
-	fs.writeFileSync(path.join(folder, '.installed'), `${new Date().toISOString()}\n`);
+	// A binding built against the wrong Node headers exists on disk but fails to load.
+	run(NODE24_BIN, ['-e', "require('sqlite3')"], folder);
 }
 
-/** Installs n8n once per machine; safe when two runs (sandbox and tests) start it at once. */
-export function installN8n(): void {
+/**
+ * Installs n8n once per machine into N8N_DIR; safe when two runs (sandbox and tests) start it at
+ * once: under a lock, into a temporary sibling folder that is checked, marked and renamed into
+ * place (see installOnce). Tests pass a cheap `installStep` to exercise exactly that.
+ */
+export function installN8n(installStep: N8nInstallStep = npmInstallN8n): void {
 	if (isN8nInstalled()) {
 		console.log(`[n8n-install] n8n ${N8N_VERSION} already installed in ${N8N_DIR}`);
 		return;
 	}
 	installOnce(N8N_DIR, {
-		install: installInto,
+		install: (folder) => {
+			installStep(folder);
+			const missing = missingParts(folder);
+			if (missing.length > 0) {
+				throw new Error(`The n8n install in ${folder} lacks ${missing.join(' and ')}`);
+			}
+			fs.writeFileSync(path.join(folder, MARKER), `${new Date().toISOString()}\n`);
+		},
 		isComplete: isCompleteInstall,
 		log: (message) => console.log(`[n8n-install] ${message}`),
 	});

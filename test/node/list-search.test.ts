@@ -80,10 +80,20 @@ describe('List search: chats', () => {
 		expect(new Set(values).size).toBe(60);
 	});
 
-	it('lists nothing, without a request, while Session is empty', async () => {
-		const result = await search('searchChats', { parameters: { session: '  ' } });
+	it('asks for a Session first, without a request, while Session is empty', async () => {
+		await expect(search('searchChats', { parameters: { session: '  ' } })).rejects.toMatchObject({
+			message: 'Pick a Session first',
+		});
+		expect(simulator.requests).toEqual([]);
+	});
 
-		expect(result).toEqual({ results: [] });
+	it.each([
+		['..', 'Session must be a name such as default, not ".."'],
+		[{ name: 'x' }, 'Session must be a name such as default (got an object ({"name":"x"}))'],
+	])('names an unusable Session %j instead of listing nothing', async (session, message) => {
+		await expect(search('searchChats', { parameters: { session } })).rejects.toMatchObject({
+			message,
+		});
 		expect(simulator.requests).toEqual([]);
 	});
 
@@ -183,10 +193,10 @@ describe('List search: contacts', () => {
 		expect(outputJson(result)).toEqual([expect.objectContaining({ jid: bakery.jid })]);
 	});
 
-	it('lists nothing, without a request, while Session is empty', async () => {
-		const result = await search('searchContacts', { parameters: {} });
-
-		expect(result).toEqual({ results: [] });
+	it('asks for a Session first, without a request, while Session is empty', async () => {
+		await expect(search('searchContacts', { parameters: {} })).rejects.toMatchObject({
+			message: 'Pick a Session first',
+		});
 		expect(simulator.requests).toEqual([]);
 	});
 

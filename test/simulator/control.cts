@@ -217,6 +217,10 @@ export function validFaultRule(input: unknown): FaultRule {
 		throw new SimulatorInputError(400, 'latencyMs must be a number of milliseconds');
 	if (rule.match !== undefined && !isObject(rule.match))
 		throw new SimulatorInputError(400, 'match must be an object');
+	for (const field of ['method', 'path', 'body'] as const) {
+		if (rule.match?.[field] !== undefined && typeof rule.match[field] !== 'string')
+			throw new SimulatorInputError(400, `match.${field} must be a string`);
+	}
 	return {
 		...rule,
 		match: rule.match && { ...rule.match },

@@ -115,6 +115,34 @@ describe('fault injection', () => {
 		expect(next.status).toBe(201);
 	});
 
+	it('matches a substring of the body, so a fault hits the same chat wherever it comes in the run', async () => {
+		const bruno = { number: SEED.contacts.bruno.number, textMessage: { text: 'hi' } };
+		sim.injectFault({
+			match: { path: '/message/sendText/', body: `"${bruno.number}"` },
+			status: 500,
+			body: { message: 'Injected fault' },
+		});
+		const client = gatewayClient(sim);
+		const statuses = [];
+		for (const body of [textBody, textBody, bruno, bruno]) {
+			statuses.push((await client.post(sendText, body)).status);
+		}
+		// The rule waited for Bruno's first message, answered it, and was used up.
+		expect(statuses).toEqual([201, 201, 500, 201]);
+		expect(sim.requests.map((request) => request.faulted)).toEqual([
+			undefined,
+			undefined,
+			true,
+			undefined,
+		]);
+	});
+
+	it('refuses a match whose fields are not text', async () => {
+		expect(() => sim.injectFault({ match: { body: 5511 } } as never)).toThrow(
+			'match.body must be a string',
+		);
+	});
+
 	it('adds Retry-After to a 429 unless one is given', async () => {
 		sim.injectFault({ status: 429, body: { message: 'Too Many Requests' } });
 		sim.injectFault({

@@ -130,11 +130,17 @@ function errorReply(family: Family, error: unknown): Reply {
 }
 
 /** Takes the first pending rule that matches, counting it down. */
-function takeFault(faults: FaultRule[], method: string, rawPath: string): FaultRule | undefined {
+function takeFault(
+	faults: FaultRule[],
+	method: string,
+	rawPath: string,
+	rawBody: string,
+): FaultRule | undefined {
 	const index = faults.findIndex(
 		(rule) =>
 			(!rule.match?.method || rule.match.method.toUpperCase() === method) &&
-			(!rule.match?.path || rawPath.includes(rule.match.path)),
+			(!rule.match?.path || rawPath.includes(rule.match.path)) &&
+			(rule.match?.body === undefined || rawBody.includes(rule.match.body)),
 	);
 	if (index < 0) return undefined;
 	const rule = faults[index];
@@ -242,7 +248,7 @@ export class SimulatorServer {
 				at: Date.now(),
 			};
 			this.core.requests.push(record);
-			const handled = await this.applyFault(request, response, method, rawPath, record);
+			const handled = await this.applyFault(request, response, method, rawPath, raw, record);
 			if (handled) return;
 		}
 
@@ -273,9 +279,10 @@ export class SimulatorServer {
 		response: http.ServerResponse,
 		method: string,
 		rawPath: string,
+		rawBody: Buffer,
 		record: RecordedRequest,
 	): Promise<boolean> {
-		const rule = takeFault(this.core.faults, method, rawPath);
+		const rule = takeFault(this.core.faults, method, rawPath, rawBody.toString('utf8'));
 		if (!rule) return false;
 		if (rule.latencyMs) {
 			try {

@@ -40,7 +40,11 @@ export interface WebhookDelivery {
 }
 
 export interface FaultRule {
-	match?: { method?: string; path?: string };
+	/**
+	 * Which requests the rule answers: `path` is a substring of the raw path, `body` a substring of
+	 * the raw request body (e.g. one chat's number, so a fault hits the same items on every run).
+	 */
+	match?: { method?: string; path?: string; body?: string };
 	/** How many matching requests the rule answers; default 1. */
 	times?: number;
 	status?: number;

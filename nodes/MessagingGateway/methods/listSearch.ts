@@ -5,15 +5,26 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import { NodeOperationError } from 'n8n-workflow';
+
 import { checkSessionName } from '../../shared/session';
 import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
 
 const PAGE_SIZE = 50;
 
+/**
+ * The Session the list depends on. Without a usable one the list says so (the editor shows the
+ * error in the dropdown) instead of showing an empty list that looks like "no chats".
+ */
 function currentSession(this: ILoadOptionsFunctions): string {
-	// A list search has nowhere to show a validation error: an unusable session lists nothing.
-	const check = checkSessionName(this.getCurrentNodeParameter('session'));
-	return check.ok ? check.session : '';
+	const raw = this.getCurrentNodeParameter('session');
+	const check = checkSessionName(raw);
+	if (check.ok) return check.session;
+	const empty = raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');
+	throw new NodeOperationError(this.getNode(), empty ? 'Pick a Session first' : check.reason, {
+		description:
+			'The list shows what the chosen session has, so it needs the Session field filled in.',
+	});
 }
 
 function matches(filter: string | undefined, ...texts: unknown[]): boolean {
@@ -29,7 +40,6 @@ export async function searchChats(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const session = currentSession.call(this);
-	if (!session) return { results: [] };
 	const offset = Number(paginationToken ?? 0) || 0;
 	const chats = (await gatewayApiRequest.call(
 		this,
@@ -62,7 +72,6 @@ export async function searchContacts(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const session = currentSession.call(this);
-	if (!session) return { results: [] };
 	const offset = Number(paginationToken ?? 0) || 0;
 	const response = (await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
 		qs: { sessionId: session, limit: PAGE_SIZE, offset },
