@@ -60,11 +60,8 @@ export async function raceTwoInstalls(mode: 'complete' | 'without-sqlite3') {
 		]);
 		return {
 			exitCodes: contenders.map((result) => result.exitCode),
-			waited: contenders.filter((result) => /another run is installing/.test(result.output))
-				.length,
-			errors: contenders.flatMap(
-				(result) => result.output.match(/^install failed: .*$/gm) ?? [],
-			),
+			waited: contenders.filter((result) => /another run is installing/.test(result.output)).length,
+			errors: contenders.flatMap((result) => result.output.match(/^install failed: .*$/gm) ?? []),
 			installSteps: fs.readFileSync(runsFile, 'utf8').trim().split('\n').length,
 			sightings: [...sightings],
 			left: fs.readdirSync(scratch).sort(),

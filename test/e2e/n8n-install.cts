@@ -61,7 +61,13 @@ function run(command: string, args: string[], cwd: string): void {
 }
 
 const MARKER = '.installed';
-const SQLITE3_BINDING = path.join('node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+const SQLITE3_BINDING = path.join(
+	'node_modules',
+	'sqlite3',
+	'build',
+	'Release',
+	'node_sqlite3.node',
+);
 
 /** What a usable install has besides the marker: the n8n binary and the compiled sqlite3 binding. */
 function missingParts(folder: string): string[] {
