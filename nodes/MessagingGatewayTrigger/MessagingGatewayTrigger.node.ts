@@ -13,38 +13,84 @@ import { splitList } from '../shared/lists';
 import type { ChatReference } from '../shared/identifiers';
 import { INSTANCE_EVENTS } from '../shared/events';
 import { readSessionParameter } from '../shared/session';
+import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
 import type { TriggerStaticData, WantedRegistration } from './registration';
-import { assertNonEmptyEvents, isRegistered, register, unregister } from './registration';
+import { checkedEvents, isRegistered, LOG_PREFIX, register, unregister } from './registration';
+import { Redactor } from './secrets';
 
 /** The events most workflows start from. */
 const MAIN_EVENTS = ['Messages Upsert', 'QR Code Updated', 'Messages Delete'];
 
-function parseOnlyChats(this: IHookFunctions | IWebhookFunctions, raw: string): ChatReference[] {
+function parseOnlyChats(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
 	return splitList(raw).map((entry) => {
 		const reference = classifyChat(entry);
 		if (!reference) {
+			const shown = typeof entry === 'string' ? `"${entry}"` : describeValue(entry);
 			throw new NodeOperationError(
 				this.getNode(),
-				`Only These Chats must list phone numbers, chat IDs (…@c.us), JIDs (…@s.messenger.net) or group IDs (…@g.us) (got "${entry}")`,
+				`Only These Chats must list phone numbers, chat IDs (…@c.us), JIDs (…@s.messenger.net) or group IDs (…@g.us) (got ${shown})`,
 			);
 		}
 		return reference;
 	});
 }
 
-function wantedRegistration(this: IHookFunctions): WantedRegistration {
-	const events = this.getNodeParameter('events', []) as string[];
-	assertNonEmptyEvents.call(this, events);
-	// Validate the chat list at activation, so a typo fails loudly instead of silently filtering everything.
-	parseOnlyChats.call(this, this.getNodeParameter('filters.onlyChats', '') as string);
+const CHAT_TYPES: Array<DeliveryFilters['chatType']> = ['all', 'direct', 'groups'];
+
+/** The filters as the parameters give them; throws, naming the field, when one is unusable. */
+function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters {
+	const chatType = this.getNodeParameter('filters.chatType', 'all') as DeliveryFilters['chatType'];
+	if (!CHAT_TYPES.includes(chatType)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Chat Type must be one of ${CHAT_TYPES.join(', ')} (got ${describeValue(chatType)})`,
+		);
+	}
 	return {
 		session: readSessionParameter.call(this),
-		webhookUrl: this.getNodeWebhookUrl('default') as string,
-		events,
-		base64: this.getNodeParameter('options.includeMedia', false) as boolean,
+		events: checkedEvents.call(this, this.getNodeParameter('events', [])),
+		ignoreOwnMessages: this.getNodeParameter('filters.ignoreOwnMessages', true) !== false,
+		chatType,
+		onlyChats: parseOnlyChats.call(this, this.getNodeParameter('filters.onlyChats', '')),
 	};
+}
+
+function readOutput(this: IWebhookFunctions): DeliveryOutput {
+	return {
+		simplify: this.getNodeParameter('options.simplify', true) !== false,
+		qrCodeAsBinary: this.getNodeParameter('options.qrCodeAsBinary', true) !== false,
+		includeMedia: this.getNodeParameter('options.includeMedia', false) === true,
+	};
+}
+
+function wantedRegistration(this: IHookFunctions): WantedRegistration {
+	// Every parameter is checked here, before any request, so a typo fails activation loudly
+	// instead of silently filtering every delivery.
+	const filters = readFilters.call(this);
+	return {
+		session: filters.session,
+		webhookUrl: this.getNodeWebhookUrl('default') as string,
+		events: filters.events,
+		base64: this.getNodeParameter('options.includeMedia', false) === true,
+		replaceUnseen: this.getNodeParameter('options.replaceUnseenWebhook', false) === true,
+	};
+}
+
+/** A small JSON answer to the gateway; the workflow (if any) runs without it waiting. */
+function answer(
+	this: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+	workflowData?: IWebhookResponseData['workflowData'],
+): IWebhookResponseData {
+	this.getResponseObject().status(status).json(body);
+	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : 'unknown error';
 }
 
 export class MessagingGatewayTrigger implements INodeType {
@@ -74,7 +120,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The gateway keeps one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) keeps whatever it has when the trigger stops.',
+					'The gateway keeps one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) is left as it is: activation fails rather than replace a webhook it cannot see (unless Replace an Unseen Webhook is on), and stopping keeps whatever is there.',
 				name: 'oneWebhookNotice',
 				type: 'notice',
 				default: '',
@@ -163,6 +209,14 @@ export class MessagingGatewayTrigger implements INodeType {
 							'Whether QR code events output the QR code as a PNG in the binary field "data"',
 					},
 					{
+						displayName: 'Replace an Unseen Webhook',
+						name: 'replaceUnseenWebhook',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether activation may replace the webhook of the session when the gateway cannot say which one it has (no /webhook/find). The replaced webhook cannot be put back when the trigger stops.',
+					},
+					{
 						displayName: 'Simplify',
 						name: 'simplify',
 						type: 'boolean',
@@ -195,48 +249,51 @@ export class MessagingGatewayTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const response = this.getResponseObject();
 		const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 		const expectedToken = staticData.registration?.token;
 		const token = (this.getQueryData() as IDataObject).token;
-		if (!expectedToken || typeof token !== 'string' || !tokensMatch(token, expectedToken)) {
-			response.status(401).json({ message: 'Unknown or missing token' });
-			return { noWebhookResponse: true };
+		// First of all, before anything reads the body: only the gateway knows the token.
+		if (
+			typeof expectedToken !== 'string' ||
+			expectedToken === '' ||
+			typeof token !== 'string' ||
+			!tokensMatch(token, expectedToken)
+		) {
+			return answer.call(this, 401, { message: 'Unknown or missing token' });
 		}
 
 		const body: unknown = this.getBodyData();
 		const problem = envelopeProblem(body);
-		if (problem) {
-			response.status(400).json({ received: false, error: problem });
-			return { noWebhookResponse: true };
-		}
+		if (problem) return answer.call(this, 400, { received: false, error: problem });
 		const delivery = body as Delivery;
-		const filters: DeliveryFilters = {
-			session: readSessionParameter.call(this),
-			events: this.getNodeParameter('events', []) as string[],
-			ignoreOwnMessages: this.getNodeParameter('filters.ignoreOwnMessages', true) as boolean,
-			chatType: this.getNodeParameter('filters.chatType', 'all') as DeliveryFilters['chatType'],
-			onlyChats: parseOnlyChats.call(
-				this,
-				this.getNodeParameter('filters.onlyChats', '') as string,
-			),
-		};
-		const ignored = reasonToIgnore(delivery, filters);
-		// Answer at once with a small JSON body; the gateway does not wait for the workflow.
-		if (ignored) {
-			response.status(200).json({ received: true, ignored });
-			return { noWebhookResponse: true };
+
+		let filters: DeliveryFilters;
+		let output: DeliveryOutput;
+		try {
+			filters = readFilters.call(this);
+			output = readOutput.call(this);
+		} catch (error) {
+			// Settings that stopped being usable (an expression) ignore deliveries; they never crash.
+			const reason = messageOf(error);
+			this.logger.warn(`${LOG_PREFIX} a delivery was ignored: ${reason}`);
+			return answer.call(this, 200, { received: true, ignored: 'unusable settings', reason });
 		}
-		const output: DeliveryOutput = {
-			simplify: this.getNodeParameter('options.simplify', true) as boolean,
-			qrCodeAsBinary: this.getNodeParameter('options.qrCodeAsBinary', true) as boolean,
-			includeMedia: this.getNodeParameter('options.includeMedia', false) as boolean,
-		};
-		const credentials = await this.getCredentials<{ apiKey?: unknown }>('messagingGatewayApi');
+		const ignored = reasonToIgnore(delivery, filters);
+		if (ignored) return answer.call(this, 200, { received: true, ignored });
+
 		const secrets = [expectedToken];
-		if (typeof credentials.apiKey === 'string') secrets.push(credentials.apiKey);
-		const item = await deliveryToItem.call(this, delivery, output, secrets);
-		response.status(200).json({ received: true });
-		return { noWebhookResponse: true, workflowData: [[item]] };
+		try {
+			const credentials = await this.getCredentials<{ apiKey?: unknown }>('messagingGatewayApi');
+			if (typeof credentials.apiKey === 'string') secrets.push(credentials.apiKey);
+			const item = await deliveryToItem.call(this, delivery, output, secrets);
+			return answer.call(this, 200, { received: true }, [[item]]);
+		} catch (error) {
+			const reason = new Redactor(secrets).text(messageOf(error));
+			this.logger.error(`${LOG_PREFIX} a delivery could not be turned into an item: ${reason}`);
+			return answer.call(this, 500, {
+				received: false,
+				error: 'The trigger could not turn this delivery into an item; see the n8n log',
+			});
+		}
 	}
 }

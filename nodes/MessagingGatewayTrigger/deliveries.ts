@@ -1,20 +1,17 @@
 import { timingSafeEqual } from 'crypto';
-import type {
-	IBinaryKeyData,
-	IDataObject,
-	INodeExecutionData,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { INSTANCE_EVENTS } from '../shared/events';
+import { apiKeyValues, Redactor } from './secrets';
 
 /** The JSON body the gateway POSTs for every event (Evolution API v1 envelope). */
 export interface Delivery extends IDataObject {
 	event?: string;
 	instance?: string;
-	data?: IDataObject;
+	/** An object for most events, a list for sync events (contacts, chats, groups). */
+	data?: IDataObject | IDataObject[];
 	destination?: string;
 	date_time?: string;
 	sender?: string;
@@ -59,10 +56,21 @@ export function tokensMatch(given: string, expected: string): boolean {
 }
 
 /** The message key of message events: MESSAGES_UPSERT/SEND_MESSAGE carry `data.key`, the others carry it flat. */
-function messageKey(data: IDataObject | undefined): IDataObject | undefined {
+function messageKey(delivered: unknown): IDataObject | undefined {
+	const data = asObject(delivered);
 	if (!data) return undefined;
 	const key = (data.key ?? data) as IDataObject;
-	return typeof key.remoteJid === 'string' ? key : undefined;
+	return typeof key === 'object' && key !== null && isNonEmptyText(key.remoteJid) ? key : undefined;
+}
+
+/**
+ * A delivered value as text, or undefined when it is none. Never `String()` on delivered objects:
+ * a body such as `{"toString": 1}` makes that throw.
+ */
+function textOf(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return undefined;
 }
 
 function chatOf(remoteJid: string): ChatReference | undefined {
@@ -107,62 +115,69 @@ function messageText(message: IDataObject | undefined): string {
 		const part = content as IDataObject;
 		if (type === 'extendedTextMessage' && typeof part.text === 'string') return part.text;
 		if (typeof part.caption === 'string') return part.caption;
-		if (type === 'locationMessage') return [part.name, part.address].filter(Boolean).join(', ');
+		if (type === 'locationMessage') {
+			return [textOf(part.name), textOf(part.address)].filter(Boolean).join(', ');
+		}
 		if (type === 'contactMessage' && typeof part.displayName === 'string') return part.displayName;
 		if (type === 'pollCreationMessage' && typeof part.name === 'string') return part.name;
 	}
 	return '';
 }
 
+/** Deeper than any real delivery (a quoted message inside a message is about 10 levels). */
+export const MAX_DELIVERY_NESTING = 64;
+
+/** Whether JSON data nests deeper than `limit` levels, found without recursion (any depth is safe). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+	const pending: Array<[unknown, number]> = [[value, 1]];
+	while (pending.length > 0) {
+		const [current, depth] = pending.pop() as [unknown, number];
+		if (typeof current !== 'object' || current === null) continue;
+		if (depth > limit) return true;
+		for (const entry of Object.values(current)) pending.push([entry, depth + 1]);
+	}
+	return false;
+}
+
+function isNonEmptyText(value: unknown): value is string {
+	return typeof value === 'string' && value.trim() !== '';
+}
+
 /**
  * Why a delivery body cannot be an event, or undefined when it is an envelope: a JSON object with
- * the event and instance names as text and, when present, `data` as an object.
+ * the event and instance names as text and `data` as an object or a list (sync events carry lists),
+ * nested no deeper than any real delivery; message events also need the chat of the message.
  */
 export function envelopeProblem(body: unknown): string | undefined {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
 		return 'The body must be a JSON object (an event envelope)';
 	}
 	const { event, instance, data } = body as IDataObject;
-	if (typeof event !== 'string' || typeof instance !== 'string') {
+	if (!isNonEmptyText(event) || !isNonEmptyText(instance)) {
 		return 'The body must name the event and the instance as text';
 	}
-	if (data !== undefined && data !== null && (typeof data !== 'object' || Array.isArray(data))) {
-		return 'The "data" of the event must be an object';
+	if (typeof data !== 'object' || data === null) {
+		return 'The "data" of the event must be an object or a list';
+	}
+	if (nestsDeeperThan(body, MAX_DELIVERY_NESTING)) {
+		return `The body must not nest deeper than ${MAX_DELIVERY_NESTING} levels`;
 	}
 	const subscribed = subscriptionName(event);
-	if (
-		(subscribed === 'MESSAGES_UPSERT' || subscribed === 'SEND_MESSAGE') &&
-		!messageKey((data ?? undefined) as IDataObject | undefined)
-	) {
+	if ((subscribed === 'MESSAGES_UPSERT' || subscribed === 'SEND_MESSAGE') && !messageKey(data)) {
 		return 'A message event must carry the message key (data.key.remoteJid)';
 	}
 	return undefined;
 }
 
-/**
- * A copy of the delivery that is safe to put into an execution: every `apikey` field (the envelope
- * carries the instance's own token) is dropped at any depth, and every occurrence of a secret (the
- * trigger's token, which is in the `destination` URL; the credential's API key) is redacted.
- */
-export function withoutSecrets(delivery: Delivery, secrets: string[]): Delivery {
-	let text = JSON.stringify(delivery);
-	for (const secret of secrets) {
-		if (secret) text = text.split(secret).join('[redacted]');
-	}
-	return JSON.parse(text, (key, value: unknown) =>
-		key.toLowerCase() === 'apikey' ? undefined : value,
-	) as Delivery;
-}
-
 function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject): IDataObject {
-	const data = delivery.data ?? {};
+	const data = asObject(delivery.data) ?? {};
 	const remoteJid = String(key.remoteJid);
 	const chatId = chatIdOf(remoteJid) as string;
 	const isGroup = remoteJid.endsWith('@g.us');
-	const participant = chatIdOf(typeof key.participant === 'string' ? key.participant : undefined);
+	const participant = chatIdOf(textOf(key.participant));
 	const fromMe = key.fromMe === true;
-	const shortId = String(key.id ?? '');
-	const sender = isGroup ? participant : fromMe ? chatIdOf(delivery.sender) : chatId;
+	const shortId = textOf(key.id) ?? '';
+	const sender = isGroup ? participant : fromMe ? chatIdOf(textOf(delivery.sender)) : chatId;
 	return {
 		event,
 		session: delivery.instance,
@@ -179,10 +194,12 @@ function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject):
 }
 
 function simplified(event: string, delivery: Delivery): IDataObject {
-	const data = delivery.data ?? {};
+	const base: IDataObject = { event, session: delivery.instance };
+	// Sync events (contacts, chats, groups) deliver lists.
+	if (Array.isArray(delivery.data)) return { ...base, data: delivery.data };
+	const data = asObject(delivery.data) ?? {};
 	const key = messageKey(data);
 	if (key) return simplifiedMessage(event, delivery, key);
-	const base: IDataObject = { event, session: delivery.instance };
 	if (event === 'QRCODE_UPDATED') {
 		const qrcode = (data.qrcode ?? {}) as IDataObject;
 		return { ...base, pairingCode: qrcode.pairingCode ?? null, qrCode: qrcode.code ?? null };
@@ -190,7 +207,8 @@ function simplified(event: string, delivery: Delivery): IDataObject {
 	if (event === 'CONNECTION_UPDATE') {
 		return { ...base, state: data.state ?? null, statusReason: data.statusReason ?? null };
 	}
-	return { ...base, ...data };
+	// The event and session named by the trigger win over same-named fields of the data.
+	return { ...data, ...base };
 }
 
 const EXTENSION_BY_MIME: Record<string, string> = {
@@ -204,47 +222,49 @@ const EXTENSION_BY_MIME: Record<string, string> = {
 	'application/pdf': 'pdf',
 };
 
-/** Moves base64 media out of the JSON (it would bloat every item) into an n8n binary. */
-async function takeBinaries(
-	this: IWebhookFunctions,
-	event: string,
-	data: IDataObject,
-	output: DeliveryOutput,
-): Promise<IBinaryKeyData | undefined> {
-	if (event === 'QRCODE_UPDATED' && output.qrCodeAsBinary) {
-		const qrcode = data.qrcode as IDataObject | undefined;
-		const dataUri = typeof qrcode?.base64 === 'string' ? qrcode.base64 : '';
-		const match = /^data:([^;]+);base64,(.+)$/s.exec(dataUri);
-		if (!match) return undefined;
-		const binary = await this.helpers.prepareBinaryData(
-			Buffer.from(match[2], 'base64'),
-			'qrcode.png',
-			match[1],
-		);
-		return { data: binary };
-	}
-	const message = data.message as IDataObject | undefined;
-	if (!output.includeMedia || typeof message?.base64 !== 'string') return undefined;
-	const base64 = message.base64;
-	delete message.base64;
-	const content = (typeof data.messageType === 'string' ? message[data.messageType] : undefined) as
-		| IDataObject
-		| undefined;
+/** What becomes the binary "data" of an item: content as delivered, names from the cleaned envelope. */
+interface BinarySource {
+	base64: string;
+	fileName: string;
+	mimeType: string;
+}
+
+function asObject(value: unknown): IDataObject | undefined {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+/** The PNG of a QR code event (`data.qrcode.base64` is a data: URI). */
+function qrCodeSource(delivered: IDataObject | undefined): BinarySource | undefined {
+	const dataUri = asObject(delivered?.qrcode)?.base64;
+	const match = typeof dataUri === 'string' ? /^data:([^;,]+);base64,(.+)$/s.exec(dataUri) : null;
+	if (!match) return undefined;
+	return { base64: match[2], fileName: 'qrcode.png', mimeType: match[1] };
+}
+
+/** The media of a message event sent with webhook_base64 (`data.message.base64`). */
+function mediaSource(
+	delivered: IDataObject | undefined,
+	cleaned: IDataObject | undefined,
+): BinarySource | undefined {
+	const base64 = asObject(delivered?.message)?.base64;
+	if (typeof base64 !== 'string') return undefined;
+	const messageType = cleaned?.messageType;
+	const content =
+		typeof messageType === 'string'
+			? asObject(asObject(cleaned?.message)?.[messageType])
+			: undefined;
 	const mimeType =
-		typeof content?.mimetype === 'string'
+		typeof content?.mimetype === 'string' && content.mimetype.trim() !== ''
 			? content.mimetype.split(';')[0].trim()
 			: 'application/octet-stream';
-	const key = (data.key ?? {}) as IDataObject;
+	const key = asObject(cleaned?.key);
 	const fileName =
-		typeof content?.fileName === 'string'
+		typeof content?.fileName === 'string' && content.fileName.trim() !== ''
 			? content.fileName
-			: `${String(key.id ?? 'media')}.${EXTENSION_BY_MIME[mimeType] ?? 'bin'}`;
-	const binary = await this.helpers.prepareBinaryData(
-		Buffer.from(base64, 'base64'),
-		fileName,
-		mimeType,
-	);
-	return { data: binary };
+			: `${textOf(key?.id) ?? 'media'}.${EXTENSION_BY_MIME[mimeType] ?? 'bin'}`;
+	return { base64, fileName, mimeType };
 }
 
 /** One output item for a delivery that passed the filters; `secrets` are kept out of it. */
@@ -255,10 +275,36 @@ export async function deliveryToItem(
 	secrets: string[],
 ): Promise<INodeExecutionData> {
 	const event = subscriptionName(delivery.event) as string;
-	const envelope = withoutSecrets(delivery, secrets);
-	const data = (envelope.data ?? {}) as IDataObject;
-	const binary = await takeBinaries.call(this, event, data, output);
+	// The envelope's own API keys are secrets too, wherever else they turn up.
+	const redactor = new Redactor([...secrets, ...apiKeyValues(delivery)]);
+	const delivered = asObject(delivery.data);
+	const takesMedia =
+		output.includeMedia && typeof asObject(delivered?.message)?.base64 === 'string';
+	// Media leaves the JSON (it would bloat every item) before the rest is cleaned.
+	const envelope = redactor.data(
+		takesMedia
+			? {
+					...delivery,
+					data: { ...delivered, message: { ...asObject(delivered?.message), base64: undefined } },
+				}
+			: delivery,
+	);
+	const cleaned = asObject(envelope.data);
+	if (cleaned && takesMedia) delete asObject(cleaned.message)?.base64;
+	const source =
+		event === 'QRCODE_UPDATED' && output.qrCodeAsBinary
+			? qrCodeSource(delivered)
+			: takesMedia
+				? mediaSource(delivered, cleaned)
+				: undefined;
 	// Simplified fields come from the cleaned envelope too, never from what was delivered.
 	const json = output.simplify ? { ...simplified(event, envelope), raw: envelope } : envelope;
-	return binary ? { json, binary } : { json };
+	if (!source) return { json };
+	const content = Buffer.from(source.base64, 'base64');
+	// A file that carries a secret is left out rather than changed (a redacted file is a broken one).
+	if (redactor.contains(source.base64) || redactor.contains(content.toString('latin1'))) {
+		return { json: { ...json, binaryLeftOut: 'The file contained a secret of this trigger' } };
+	}
+	const binary = await this.helpers.prepareBinaryData(content, source.fileName, source.mimeType);
+	return { json, binary: { data: binary } };
 }

@@ -1,8 +1,11 @@
 import { randomBytes } from 'crypto';
-import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../shared/transport';
+import { INSTANCE_EVENTS } from '../shared/events';
+import { describeValue } from '../shared/values';
+import { Redactor } from './secrets';
 
 /** The gateway's webhook configuration of one session, as GET /webhook/find returns it. */
 export interface RemoteWebhook {
@@ -34,6 +37,8 @@ export interface WantedRegistration {
 	webhookUrl: string;
 	events: string[];
 	base64: boolean;
+	/** Whether a webhook the gateway cannot show (no /webhook/find) may be replaced. */
+	replaceUnseen: boolean;
 }
 
 function sameEvents(left: string[], right: string[]): boolean {
@@ -45,19 +50,63 @@ function withToken(webhookUrl: string, token: string): string {
 }
 
 /** Whether a failed /webhook/find means "this gateway cannot tell" rather than a real error. */
-function cannotTell(error: unknown): boolean {
-	const { httpCode, message } = error as { httpCode?: string | null; message?: string };
-	// The instance family answers an unknown route with 404 ["Cannot GET /webhook/find/x"]; an unknown
-	// instance is also 404 but says the instance does not exist, which must not be hidden.
-	if (httpCode === '404' && /Cannot GET/i.test(message ?? '')) return true;
+function cannotTell(error: unknown, session: string): boolean {
+	const { httpCode, message } = error as { httpCode?: string | null; message?: unknown };
 	// A 2xx that is no JSON (an HTML page, plain text) says nothing about the registration.
-	return /^2\d\d$/.test(httpCode ?? '');
+	if (/^2\d\d$/.test(httpCode ?? '') || httpCode === '405' || httpCode === '501') return true;
+	if (httpCode !== '404') return false;
+	// No such route ("Cannot GET /webhook/find/x", a proxy's "Not Found" page), unless it is the
+	// session that is unknown: that must be said, not hidden.
+	const words = (typeof message === 'string' ? message : '').split(session).join('');
+	return !/instance|session|does not exist/i.test(words);
 }
 
-/** The session's current webhook, or undefined when this gateway cannot tell (no find endpoint). */
+function asObject(value: unknown): IDataObject | undefined {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
+}
+
+/**
+ * The webhook configuration in a /webhook/find answer, or undefined when the answer is no
+ * configuration. Accepted: the flat object (Evolution), or it under `webhook`, once or twice (the
+ * shape POST /webhook/set answers with); `{}` means nothing was ever set (Evolution's file store).
+ */
+export function parseRemoteWebhook(found: unknown): RemoteWebhook | undefined {
+	let config = asObject(found);
+	while (config && asObject(config.webhook)) config = asObject(config.webhook);
+	if (!config) return undefined;
+	const { enabled, url, events, webhook_by_events: byEvents, webhook_base64: base64 } = config;
+	const isBooleanOrAbsent = (value: unknown) => value === undefined || typeof value === 'boolean';
+	const readable =
+		isBooleanOrAbsent(enabled) &&
+		isBooleanOrAbsent(byEvents) &&
+		isBooleanOrAbsent(base64) &&
+		(url === undefined || typeof url === 'string') &&
+		(events === undefined ||
+			(Array.isArray(events) && events.every((event) => typeof event === 'string')));
+	const nothingSet = Object.keys(config).length === 0;
+	// Something must say whether a webhook is set, and an enabled one must say where it points.
+	if (!readable || (!nothingSet && enabled === undefined && url === undefined)) return undefined;
+	if (enabled === true && (typeof url !== 'string' || url === '')) return undefined;
+	return {
+		enabled: enabled === true || (enabled === undefined && typeof url === 'string' && url !== ''),
+		url: typeof url === 'string' ? url : '',
+		events: Array.isArray(events) ? (events as string[]) : [],
+		webhook_by_events: byEvents === true,
+		webhook_base64: base64 === true,
+	};
+}
+
+/**
+ * The session's current webhook, or undefined when this gateway cannot tell: no find endpoint, or
+ * an answer that is no webhook configuration (a web page, text, null, a list, unknown fields).
+ * `tokens` are redacted from errors (the answer may hold our URL).
+ */
 export async function readRemoteWebhook(
 	this: IHookFunctions,
 	session: string,
+	tokens: string[] = [],
 ): Promise<RemoteWebhook | undefined> {
 	try {
 		const found: unknown = await gatewayApiRequest.call(
@@ -65,28 +114,10 @@ export async function readRemoteWebhook(
 			'GET',
 			gatewayPath`/webhook/find/${session}`,
 		);
-		// Nothing (null, an empty answer) means nothing is registered; any other non-object is unreadable.
-		if (
-			found !== null &&
-			found !== undefined &&
-			(typeof found !== 'object' || Array.isArray(found))
-		) {
-			return undefined;
-		}
-		const outer = (found ?? undefined) as IDataObject | undefined;
-		const config = (outer && typeof outer.webhook === 'object' ? outer.webhook : outer) as
-			| IDataObject
-			| undefined;
-		return {
-			enabled: config?.enabled === true,
-			url: typeof config?.url === 'string' ? config.url : '',
-			events: Array.isArray(config?.events) ? (config.events as string[]) : [],
-			webhook_by_events: config?.webhook_by_events === true,
-			webhook_base64: config?.webhook_base64 === true,
-		};
+		return parseRemoteWebhook(found);
 	} catch (error) {
-		if (cannotTell(error)) return undefined;
-		throw new NodeApiError(this.getNode(), error as JsonObject);
+		if (cannotTell(error, session)) return undefined;
+		throw new Redactor(tokens).error(error);
 	}
 }
 
@@ -94,11 +125,21 @@ async function setRemoteWebhook(
 	this: IHookFunctions,
 	session: string,
 	config: IDataObject,
-): Promise<IDataObject> {
-	return (await gatewayApiRequest.call(this, 'POST', gatewayPath`/webhook/set/${session}`, {
-		body: config,
-	})) as IDataObject;
+	tokens: string[],
+): Promise<IDataObject | undefined> {
+	try {
+		return asObject(
+			await gatewayApiRequest.call(this, 'POST', gatewayPath`/webhook/set/${session}`, {
+				body: config,
+			}),
+		);
+	} catch (error) {
+		throw new Redactor(tokens).error(error);
+	}
 }
+
+/** The start of log lines, so the trigger's decisions are found in n8n's log. */
+export const LOG_PREFIX = 'Messaging Gateway Trigger:';
 
 /** checkExists: ours is registered for this URL and these events, and the gateway still points at us. */
 export async function isRegistered(
@@ -116,43 +157,82 @@ export async function isRegistered(
 	) {
 		return false;
 	}
-	const remote = await readRemoteWebhook.call(this, wanted.session);
-	return remote === undefined || (remote.enabled && remote.url === ours.url);
+	const remote = await readRemoteWebhook.call(this, wanted.session, [ours.token]);
+	if (remote === undefined) {
+		// Registering again would replace whatever is there, maybe someone else's: keep ours as made.
+		this.logger.info(
+			`${LOG_PREFIX} the gateway cannot tell which webhook session "${wanted.session}" has; the webhook this trigger registered earlier is taken to be in place`,
+		);
+		return true;
+	}
+	return remote.enabled && remote.url === ours.url;
 }
 
-/** create: remember what was there, register our URL with a fresh secret token, check the echo. */
+/**
+ * create: remember what was there, register our URL with a fresh secret token, check the echo.
+ * When the gateway cannot tell what is there, registering could drop someone else's webhook with
+ * no way to put it back: that needs the user's consent (wanted.replaceUnseen).
+ */
 export async function register(
 	this: IHookFunctions,
 	staticData: TriggerStaticData,
 	wanted: WantedRegistration,
 ): Promise<void> {
-	const remote = await readRemoteWebhook.call(this, wanted.session);
 	const previousOurs = staticData.registration;
+	const oldTokens = previousOurs ? [previousOurs.token] : [];
+	const remote = await readRemoteWebhook.call(this, wanted.session, oldTokens);
+	if (remote === undefined && !wanted.replaceUnseen) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The gateway cannot tell which webhook session "${wanted.session}" has, so the trigger did not replace it`,
+			{
+				description:
+					'The gateway keeps one webhook per session, and this one does not show it (no /webhook/find). Registering the trigger would replace that webhook, perhaps one another tool set, with no way to put it back. To accept that, turn on Options > Replace an Unseen Webhook.',
+			},
+		);
+	}
+	if (remote === undefined) {
+		this.logger.warn(
+			`${LOG_PREFIX} the gateway cannot tell which webhook session "${wanted.session}" has; it is replaced as Replace an Unseen Webhook allows, and cannot be put back when the trigger stops`,
+		);
+	}
 	const remoteIsOurs =
 		remote !== undefined && previousOurs !== undefined && remote.url === previousOurs.url;
-	// Keep the registration we replace, unless it is an older one of ours (then keep what that one replaced).
-	const previous = remoteIsOurs
-		? (staticData.previous ?? null)
-		: remote && remote.enabled && remote.url
-			? remote
-			: null;
+	// Keep the registration we replace, unless it is an older one of ours (then keep what that one
+	// replaced); when the gateway cannot tell, what an earlier registration of ours replaced.
+	const previous =
+		remoteIsOurs || (remote === undefined && previousOurs?.session === wanted.session)
+			? (staticData.previous ?? null)
+			: remote && remote.enabled && remote.url
+				? remote
+				: null;
 
 	const token = randomBytes(24).toString('hex');
 	const url = withToken(wanted.webhookUrl, token);
-	const response = await setRemoteWebhook.call(this, wanted.session, {
-		enabled: true,
-		url,
-		events: wanted.events,
-		webhook_by_events: false,
-		webhook_base64: wanted.base64,
-	});
-	const echoed = (response?.webhook as IDataObject | undefined)?.webhook as IDataObject | undefined;
+	const tokens = [token, ...oldTokens];
+	const response = await setRemoteWebhook.call(
+		this,
+		wanted.session,
+		{
+			enabled: true,
+			url,
+			events: wanted.events,
+			webhook_by_events: false,
+			webhook_base64: wanted.base64,
+		},
+		tokens,
+	);
+	const echoed = asObject(asObject(response?.webhook)?.webhook);
 	if (echoed?.url !== url) {
-		throw new NodeApiError(this.getNode(), (response ?? {}) as JsonObject, {
-			message: `The gateway did not register the webhook for session "${wanted.session}"`,
-			description:
-				'Its answer to POST /webhook/set did not echo the n8n webhook URL. Check the gateway version and logs.',
-		});
+		throw new NodeApiError(
+			this.getNode(),
+			new Redactor(tokens).data(response ?? {}) as JsonObject,
+			{
+				message: `The gateway did not register the webhook for session "${wanted.session}"`,
+				description:
+					'Its answer to POST /webhook/set did not echo the n8n webhook URL. Check the gateway version and logs.',
+			},
+		);
 	}
 	staticData.registration = {
 		session: wanted.session,
@@ -175,38 +255,69 @@ export async function unregister(
 ): Promise<void> {
 	const ours = staticData.registration;
 	if (!ours) return;
-	const remote = await readRemoteWebhook.call(this, ours.session);
+	const tokens = [ours.token];
+	const remote = await readRemoteWebhook.call(this, ours.session, tokens);
 	if (remote === undefined) {
 		this.logger.warn(
-			`Messaging Gateway Trigger: the gateway cannot tell which webhook session "${ours.session}" has, so it was left as it is`,
+			`${LOG_PREFIX} the gateway cannot tell which webhook session "${ours.session}" has, so it was left as it is`,
 		);
 	} else if (remote.enabled && remote.url === ours.url) {
 		const previous = staticData.previous;
 		if (previous && previous.enabled && previous.url) {
-			await setRemoteWebhook.call(this, ours.session, {
-				enabled: true,
-				url: previous.url,
-				events: previous.events,
-				webhook_by_events: previous.webhook_by_events,
-				webhook_base64: previous.webhook_base64,
-			});
+			await setRemoteWebhook.call(
+				this,
+				ours.session,
+				{
+					enabled: true,
+					url: previous.url,
+					events: previous.events,
+					webhook_by_events: previous.webhook_by_events,
+					webhook_base64: previous.webhook_base64,
+				},
+				tokens,
+			);
 		} else {
 			// Disabling still needs a syntactically valid URL on the real gateway.
-			await setRemoteWebhook.call(this, ours.session, {
-				enabled: false,
-				url: ours.url,
-				events: [],
-			});
+			await setRemoteWebhook.call(
+				this,
+				ours.session,
+				{ enabled: false, url: ours.url, events: [] },
+				tokens,
+			);
 		}
+	} else {
+		this.logger.info(
+			`${LOG_PREFIX} session "${ours.session}" has another webhook now, so it was left as it is`,
+		);
 	}
 	delete staticData.registration;
 	delete staticData.previous;
 }
 
-export function assertNonEmptyEvents(this: IHookFunctions, events: string[]): void {
-	if (events.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Events must contain at least one event', {
-			description: 'Pick the events that should start the workflow, e.g. Messages Upsert.',
-		});
+/**
+ * The Events parameter as the gateway takes it: a non-empty list of known event names, each once.
+ * Anything else (an expression giving text, an unknown name) fails before any request.
+ */
+export function checkedEvents(this: IHookFunctions | IWebhookFunctions, raw: unknown): string[] {
+	const description = 'Pick the events that should start the workflow, e.g. Messages Upsert.';
+	if (!Array.isArray(raw) || raw.length === 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			Array.isArray(raw)
+				? 'Events must contain at least one event'
+				: `Events must be a list of event names (got ${describeValue(raw)})`,
+			{ description },
+		);
 	}
+	const unknown = raw.filter(
+		(event) => !INSTANCE_EVENTS.some((known) => known.name === event),
+	) as unknown[];
+	if (unknown.length > 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Events must be event names such as MESSAGES_UPSERT (got ${unknown.map(describeValue).join(', ')})`,
+			{ description },
+		);
+	}
+	return [...new Set(raw as string[])];
 }

@@ -58,6 +58,8 @@ export interface TriggerHarness {
 	/** Items of every execution webhook() started, in order. */
 	executions(): INodeExecutionData[][];
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
+	/** What the node wrote to n8n's log since this harness started, as "level: message". */
+	logLines(): string[];
 	stop(): Promise<void>;
 }
 
@@ -108,6 +110,25 @@ function responseAdapter(
 		},
 	};
 	return adapter;
+}
+
+type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+const LOG_LEVELS: LogLevel[] = ['error', 'warn', 'info', 'debug'];
+/** Every line written through n8n's logger since the first harness started. */
+const loggedLines: string[] = [];
+let loggerCaptured = false;
+
+/** Records the lines of n8n's logger (one instance for the process, which nodes see as this.logger). */
+function captureLogger(logger: Record<LogLevel, (message: string, meta?: object) => void>): void {
+	if (loggerCaptured) return;
+	loggerCaptured = true;
+	for (const level of LOG_LEVELS) {
+		const write = logger[level].bind(logger);
+		logger[level] = (message, meta) => {
+			loggedLines.push(`${level}: ${message}`);
+			write(message, meta);
+		};
+	}
 }
 
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
@@ -238,6 +259,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			(mode === 'manual' ? 'manual' : 'activate') as WorkflowActivateMode,
 			webhookData(baseAdditionalData),
 		);
+	captureLogger(hookContext().logger as never);
+	const firstLogLine = loggedLines.length;
 	const methods = nodeType.webhookMethods.default;
 	const checkExists = async () => await methods.checkExists.call(hookContext());
 	const create = async () => await methods.create.call(hookContext());
@@ -275,6 +298,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 					},
 				});
 			}),
+		logLines: () => loggedLines.slice(firstLogLine),
 		stop: () =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();

@@ -7,6 +7,16 @@ import type { Simulator } from '../simulator/index.cts';
 import { startTriggerHarness } from '../support/trigger-harness.cts';
 import type { TriggerHarness, TriggerHarnessOptions } from '../support/trigger-harness.cts';
 
+/** The secret token of the trigger's registration. */
+export function tokenOf(harness: TriggerHarness): string {
+	return (harness.staticData().registration as { token: string }).token;
+}
+
+/** The URL the gateway posts to: the n8n webhook URL with the token. */
+export function registeredUrl(harness: TriggerHarness): string {
+	return (harness.staticData().registration as { url: string }).url;
+}
+
 export interface TriggerTestbed {
 	readonly simulator: Simulator;
 	/** Starts the trigger on `session` for Messages Upsert, with `parameters` on top. */

@@ -1,8 +1,7 @@
 import axios from 'axios';
 
 import { SEED } from '../simulator/index.cts';
-import type { TriggerHarness } from '../support/trigger-harness.cts';
-import { useTriggerTestbed } from './trigger-testbed.cts';
+import { registeredUrl, useTriggerTestbed } from './trigger-testbed.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
@@ -25,10 +24,6 @@ async function setForeignWebhook(session = SESSION) {
 		webhook_by_events: true,
 	});
 	expect(response.status).toBe(201);
-}
-
-function registeredUrl(harness: TriggerHarness): string {
-	return (harness.staticData().registration as { url: string }).url;
 }
 
 describe('activation registers the trigger with the gateway', () => {
@@ -101,6 +96,7 @@ describe('activation registers the trigger with the gateway', () => {
 		await expect(harness.activate()).rejects.toThrow(
 			'Gateway error 404: The "no-such-session" instance does not exist',
 		);
+		expect(testbed.simulator.requestsTo('/webhook/set/')).toHaveLength(0);
 	});
 });
 
