@@ -74,7 +74,7 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 		webhookUrl: this.getNodeWebhookUrl('default') as string,
 		events: filters.events,
 		base64: this.getNodeParameter('options.includeMedia', false) === true,
-		replaceUnseen: this.getNodeParameter('options.replaceUnseenWebhook', false) === true,
+		replaceUnseen: this.getNodeParameter('options.replaceUnseenWebhook', true) !== false,
 	};
 }
 
@@ -120,7 +120,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The gateway keeps one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) is left as it is: activation fails rather than replace a webhook it cannot see (unless Replace an Unseen Webhook is on), and stopping keeps whatever is there.',
+					'The gateway keeps one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) cannot have it put back: activation replaces it (turn off the option Replace an Unseen Webhook to make activation fail instead), and stopping keeps whatever is there.',
 				name: 'oneWebhookNotice',
 				type: 'notice',
 				default: '',
@@ -212,9 +212,9 @@ export class MessagingGatewayTrigger implements INodeType {
 						displayName: 'Replace an Unseen Webhook',
 						name: 'replaceUnseenWebhook',
 						type: 'boolean',
-						default: false,
+						default: true,
 						description:
-							'Whether activation may replace the webhook of the session when the gateway cannot say which one it has (no /webhook/find). The replaced webhook cannot be put back when the trigger stops.',
+							'Whether activation may replace the webhook of the session when the gateway cannot say which one it has (no /webhook/find, which the spec does not require). The replaced webhook cannot be put back when the trigger stops. Turn off to make activation fail instead.',
 					},
 					{
 						displayName: 'Simplify',

@@ -107,12 +107,12 @@ async function activeWithUnseenForeignWebhook(fault: Omit<FaultRule, 'match' | '
 
 describe('a gateway that cannot tell which webhook a session has', () => {
 	it.each(UNSEEN)(
-		'%s: activation fails rather than replace it, and says why',
+		'%s: with Replace an Unseen Webhook off, activation fails rather than replace it, and says why',
 		async (_name, fault) => {
 			await setForeignWebhook();
 			breakFind(fault);
 			const setsBefore = webhookSets();
-			const harness = await testbed.start();
+			const harness = await testbed.start({ options: { replaceUnseenWebhook: false } });
 
 			await expect(harness.activate()).rejects.toThrow(
 				`The gateway cannot tell which webhook session "${SESSION}" has, so the trigger did not replace it`,
@@ -124,11 +124,11 @@ describe('a gateway that cannot tell which webhook a session has', () => {
 	);
 
 	it.each(UNSEEN)(
-		'%s: with Replace an Unseen Webhook on, activation replaces it and logs that',
+		'%s: by default (Replace an Unseen Webhook on), activation replaces it and logs that',
 		async (_name, fault) => {
 			await setForeignWebhook();
 			breakFind(fault);
-			const harness = await testbed.start({ options: { replaceUnseenWebhook: true } });
+			const harness = await testbed.start();
 
 			await harness.activate();
 
