@@ -21,6 +21,34 @@ export async function until<T>(
 	}
 }
 
+/**
+ * Polls `count` every `intervalMs` until it reaches `target`. Fails only when the count stops
+ * growing for `stallMs`, so a slow machine takes longer instead of failing.
+ */
+export async function untilCountReaches(
+	description: string,
+	target: number,
+	stallMs: number,
+	count: () => Promise<number>,
+	intervalMs = 2000,
+): Promise<void> {
+	let best = -1;
+	let progressAt = Date.now();
+	for (;;) {
+		const current = await count();
+		if (current >= target) return;
+		if (current > best) {
+			best = current;
+			progressAt = Date.now();
+		} else if (Date.now() - progressAt > stallMs) {
+			throw new Error(
+				`Timed out waiting for ${description}: ${current} of ${target}, none more in ${stallMs} ms`,
+			);
+		}
+		await sleep(intervalMs);
+	}
+}
+
 export async function createCredential(
 	n8n: N8nInstance,
 	name: string,

@@ -67,28 +67,54 @@ export async function freePort(): Promise<number> {
 	return port;
 }
 
+/** The files n8n loads (package.json `n8n` section) that an unpacked package lacks. */
+function missingLoadedFiles(packageFolder: string): string[] {
+	const manifest = JSON.parse(fs.readFileSync(path.join(packageFolder, 'package.json'), 'utf8'));
+	const listed: string[] = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
+	return listed.filter((file) => !fs.existsSync(path.join(packageFolder, file)));
+}
+
+/** npm pack into a folder of this run's own, then unpack into `target`. */
+function packAndUnpack(target: string): void {
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-pack-'));
+	try {
+		const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
+			cwd: PROJECT_ROOT,
+			env: node24Env(),
+			encoding: 'utf8',
+		});
+		if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
+		const tarball = path.join(packDir, pack.stdout.trim().split('\n').pop() as string);
+		fs.rmSync(target, { recursive: true, force: true });
+		fs.mkdirSync(target, { recursive: true });
+		const untar = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
+		if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+	} finally {
+		fs.rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
 /** npm pack + unpack, without dev and peer dependencies: what n8n's installer puts on disk. */
 export function installPackageInto(userFolder: string): string {
-	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-pack-'));
-	const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', packDir], {
-		cwd: PROJECT_ROOT,
-		env: node24Env(),
-		encoding: 'utf8',
-	});
-	if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
-	const tarball = path.join(packDir, pack.stdout.trim().split('\n').pop() as string);
 	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	fs.rmSync(target, { recursive: true, force: true });
-	fs.mkdirSync(target, { recursive: true });
-	const untar = spawnSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-	if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+	// A build in another terminal (npm test next to npm start) empties dist/ first: pack again.
+	for (let attempt = 1; ; attempt++) {
+		packAndUnpack(target);
+		const missing = missingLoadedFiles(target);
+		if (missing.length === 0) break;
+		if (attempt === 5) {
+			throw new Error(
+				`The packed package lacks ${missing.join(', ')}: run npm run build (or wait for the one running)`,
+			);
+		}
+		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3000);
+	}
 	const manifestPath = path.join(target, 'package.json');
 	const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
 	delete manifest.devDependencies;
 	delete manifest.peerDependencies;
 	delete manifest.optionalDependencies;
 	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-	fs.rmSync(packDir, { recursive: true, force: true });
 	return target;
 }
 
@@ -132,6 +158,7 @@ async function stopProcessGroup(child: ChildProcess): Promise<void> {
 
 export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
 	installN8n();
+	// Each test run gets a user folder of its own, removed on stop; the sandbox keeps its folder.
 	const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-e2e-'));
 	fs.mkdirSync(userFolder, { recursive: true });
 	if (options.installPackage !== false) installPackageInto(userFolder);
@@ -188,7 +215,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 	}
 	const instanceStop = async () => {
 		await stopProcessGroup(child);
-		logStream.end();
+		await new Promise((resolve) => logStream.end(resolve));
 	};
 	try {
 		await waitFor('n8n readiness', 180_000, async () => {
@@ -252,7 +279,13 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 							line,
 						),
 					),
-			stop: instanceStop,
+			stop: async () => {
+				await instanceStop();
+				// Only here: a folder of an n8n that failed to start stays, for its log.
+				if (!options.userFolder && !process.env.N8N_E2E_KEEP_USER_FOLDER) {
+					fs.rmSync(userFolder, { recursive: true, force: true });
+				}
+			},
 		};
 	} catch (error) {
 		await instanceStop();
