@@ -156,11 +156,61 @@ async function stopProcessGroup(child: ChildProcess): Promise<void> {
 	clearTimeout(killTimer);
 }
 
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/**
+ * Claims a kept user folder (the sandbox's) for this process, because two n8n on one SQLite
+ * database corrupt it; returns the release. A claim whose process is gone is taken over.
+ */
+export function claimUserFolder(userFolder: string): () => void {
+	const claimFile = path.join(userFolder, 'n8n-in-use.pid');
+	fs.mkdirSync(userFolder, { recursive: true });
+	for (let attempt = 0; attempt < 50; attempt++) {
+		try {
+			fs.writeFileSync(claimFile, String(process.pid), { flag: 'wx' });
+			return () => fs.rmSync(claimFile, { force: true });
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+		}
+		const owner = Number(fs.readFileSync(claimFile, 'utf8'));
+		if (owner > 0 && isAlive(owner)) {
+			throw new Error(
+				`Another run (process ${owner}) uses the n8n folder ${userFolder}: stop it first, or give this run another folder`,
+			);
+		}
+		// The owner is gone, or is writing its pid this very moment: look again.
+		if (owner > 0) fs.rmSync(claimFile, { force: true });
+		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+	}
+	throw new Error(`Could not claim the n8n folder ${userFolder}`);
+}
+
 export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
 	installN8n();
-	// Each test run gets a user folder of its own, removed on stop; the sandbox keeps its folder.
+	// Each test run gets a user folder of its own, removed on stop; a kept folder (the sandbox's)
+	// is claimed, so a second run cannot start another n8n on its database.
 	const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-e2e-'));
-	fs.mkdirSync(userFolder, { recursive: true });
+	const releaseFolder = options.userFolder ? claimUserFolder(userFolder) : () => {};
+	try {
+		return await startN8nIn(userFolder, options, releaseFolder);
+	} catch (error) {
+		releaseFolder();
+		throw error;
+	}
+}
+
+async function startN8nIn(
+	userFolder: string,
+	options: StartN8nOptions,
+	releaseFolder: () => void,
+): Promise<N8nInstance> {
 	if (options.installPackage !== false) installPackageInto(userFolder);
 	const port = options.port ?? (await freePort());
 	const brokerPort = await freePort();
@@ -281,6 +331,7 @@ export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstan
 					),
 			stop: async () => {
 				await instanceStop();
+				releaseFolder();
 				// Only here: a folder of an n8n that failed to start stays, for its log.
 				if (!options.userFolder && !process.env.N8N_E2E_KEEP_USER_FOLDER) {
 					fs.rmSync(userFolder, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 /**
- * Two first runs at once (`npm start` in one terminal, `npm test` in another) must not corrupt the
- * shared n8n install: the real installN8n, into a scratch cache folder, with a cheap install step.
+ * Two runs at once (`npm start` in one terminal, `npm test` in another) must not corrupt what they
+ * share: the n8n install (the real installN8n, into a scratch cache folder, with a cheap install
+ * step) and a kept n8n folder (the sandbox's). Everything else a run writes is its own temporary folder.
  */
-import { raceTwoInstalls } from './install-race.cts';
+import { claimWhileAnotherRunHoldsTheFolder, raceTwoInstalls } from './shared-caches.cts';
 
 describe('two runs installing n8n into the same cache folder at once', () => {
 	it('one installs, the other waits; the folder only ever appears complete', async () => {
@@ -30,4 +31,15 @@ describe('two runs installing n8n into the same cache folder at once', () => {
 		expect(race.sightings).toEqual([]);
 		expect(race.left).toEqual(['runs.txt']);
 	}, 60_000);
+});
+
+describe('a kept n8n folder (the sandbox database) used by two runs', () => {
+	it('is refused while another run holds it, and taken over once that run died', async () => {
+		expect(await claimWhileAnotherRunHoldsTheFolder()).toEqual({
+			whileHeld:
+				'Another run (process <holder pid>) uses the n8n folder <folder>: stop it first, or give this run another folder',
+			takenOverAfterCrash: true,
+			leftAfterRelease: [],
+		});
+	}, 30_000);
 });

@@ -1,7 +1,7 @@
 /**
- * Scenarios for installN8n with a cheap install step (fixtures/install-contender.cts), each in a
- * scratch cache folder (N8N_E2E_CACHE) that is removed afterwards. Kept in a .cts file: they need
- * processes and the file system.
+ * Scenarios for what two runs at once share: the n8n install (installN8n with a cheap install step,
+ * fixtures/install-contender.cts) and a kept n8n user folder (claimUserFolder), each in a scratch
+ * folder that is removed afterwards. Kept in a .cts file: they need processes and the file system.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,8 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { PROJECT_ROOT } from '../support/paths.cts';
+import { claimUserFolder } from './n8n-instance.cts';
 
 const CONTENDER = path.join(__dirname, 'fixtures', 'install-contender.cts');
+const CLAIMER = path.join(__dirname, 'fixtures', 'folder-claimer.cts');
 const RUN_TS = path.join(PROJECT_ROOT, 'test', 'support', 'run-ts.js');
 const PARTS = [
 	'.installed',
@@ -69,5 +71,48 @@ export async function raceTwoInstalls(mode: 'complete' | 'without-sqlite3') {
 	} finally {
 		clearInterval(watcher);
 		fs.rmSync(scratch, { recursive: true, force: true });
+	}
+}
+
+function errorOf(attempt: () => unknown): string {
+	try {
+		attempt();
+		return '';
+	} catch (error) {
+		return (error as Error).message;
+	}
+}
+
+/**
+ * A second process holds the folder (a running sandbox) and is then killed without releasing it
+ * (a crashed one); meanwhile this process tries to claim the folder too.
+ */
+export async function claimWhileAnotherRunHoldsTheFolder() {
+	const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-folder-claim-'));
+	const holder = spawn(process.execPath, [RUN_TS, CLAIMER, folder], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	try {
+		await new Promise<void>((resolve, reject) => {
+			holder.stdout.on('data', (chunk: Buffer) => {
+				if (chunk.toString('utf8').includes('claimed')) resolve();
+			});
+			holder.on('exit', () => reject(new Error('the holder exited before claiming')));
+		});
+		const whileHeld = errorOf(() => claimUserFolder(folder));
+		const exited = new Promise((resolve) => holder.once('exit', resolve));
+		holder.kill('SIGKILL');
+		await exited;
+		const release = claimUserFolder(folder);
+		const heldBy = fs.readFileSync(path.join(folder, 'n8n-in-use.pid'), 'utf8');
+		release();
+		return {
+			whileHeld: whileHeld.replace(String(holder.pid), '<holder pid>').replace(folder, '<folder>'),
+			takenOverAfterCrash: heldBy === String(process.pid),
+			leftAfterRelease: fs.readdirSync(folder),
+		};
+	} finally {
+		holder.kill('SIGKILL');
+		fs.rmSync(folder, { recursive: true, force: true });
 	}
 }
