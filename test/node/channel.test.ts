@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
 import { useSimulator, gatewayClient } from '../simulator/testing.cts';
-import { outputJson, resourceRunner } from '../support/gateway-node.cts';
+import { expectValidationError, outputJson, resourceRunner } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
@@ -384,7 +384,7 @@ describe('Channel > Search', () => {
 
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toBe(
-			'View must be a view name such as RECOMMENDED, TRENDING, POPULAR or NEW (got "")',
+			'View must be one of NEW, POPULAR, RECOMMENDED, TRENDING (got "")',
 		);
 		expect(simulator.requests).toEqual([]);
 	});
@@ -402,16 +402,24 @@ describe('Channel > Search', () => {
 		expect(simulator.requests).toEqual([]);
 	});
 
-	it('surfaces the 400 of a view the gateway does not know', async () => {
+	it('refuses a view that is not in the list before any request', async () => {
 		const result = await runChannel('search', { view: '={{ "FEATURED" }}' });
 
-		expect(simulator.requests).toHaveLength(1);
-		expect((simulator.requests[0].body as IDataObject).view).toBe('FEATURED');
-		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe(
-			'Gateway error 400: view must be one of the following values: RECOMMENDED, TRENDING, POPULAR, NEW',
+		expectValidationError(
+			simulator,
+			result,
+			'View must be one of NEW, POPULAR, RECOMMENDED, TRENDING (got "FEATURED")',
 		);
-		expect(result.error?.httpCode).toBe('400');
+	});
+
+	it('refuses a category that is not in the list before any request', async () => {
+		const result = await runChannel('search', { categories: '={{ ["sports", "gossip"] }}' });
+
+		expectValidationError(
+			simulator,
+			result,
+			'Categories must be one of BUSINESS, ENTERTAINMENT, LIFESTYLE, ORGANIZATIONS, PEOPLE, SPORTS (got "gossip")',
+		);
 	});
 
 	it('makes one request per input item with paired outputs', async () => {

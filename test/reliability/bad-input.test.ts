@@ -148,6 +148,21 @@ const CASES: BadInput[] = [
 		{ emoji: '👍' },
 		['👍'],
 	]),
+	// Only a really empty text removes a reaction: not a missing field, not invisible characters.
+	...fieldCases(
+		'text',
+		'message/react',
+		{ reaction: FROM_ITEM },
+		/^Reaction must be an emoji such as 👍, or empty to remove the reaction/,
+		[null, '   ', '\u200B\u2060'],
+	),
+	...fieldCases(
+		'text',
+		'contact/getProfilePicture',
+		{ options: { downloadPicture: true, binaryPropertyName: FROM_ITEM } },
+		/^Put Output File in Field must /,
+		[OBJECT, '\u200B'],
+	),
 	...fieldCases('text', 'group/sendInvite', { description: FROM_ITEM }, /^Description must /, [
 		'\u2060',
 		OBJECT,
@@ -253,6 +268,14 @@ const CASES: BadInput[] = [
 		/^Link Preview must be true or false/,
 		['on'],
 	),
+	// Read before the request, not after the download.
+	...fieldCases(
+		'boolean',
+		'message/downloadMedia',
+		{ options: { keepBase64: FROM_ITEM } },
+		/^Keep Base64 in JSON must be true or false/,
+		['yes'],
+	),
 	...fieldCases(
 		'boolean',
 		'chat/getMany',
@@ -276,6 +299,25 @@ const CASES: BadInput[] = [
 		['shouting'],
 	),
 	...fieldCases('option', 'webhook/set', { events: FROM_ITEM }, /^Events /, ['NOPE', [OBJECT]]),
+	...fieldCases('option', 'channel/search', { view: FROM_ITEM }, /^View must be one of NEW, /, [
+		'hacking',
+		OBJECT,
+	]),
+	...fieldCases(
+		'option',
+		'channel/search',
+		{ categories: FROM_ITEM },
+		/^Categories must be one of BUSINESS, /,
+		[['SPORTS', 'HACKING'], 'gossip'],
+	),
+	// Set Picture offers no "None": an expression may not choose it and send no file.
+	...fieldCases(
+		'option',
+		'profile/setPicture',
+		{ pictureSource: FROM_ITEM },
+		/^Picture Source must be one of url, binary/,
+		['none', 'ftp'],
+	),
 	// Lists with limits.
 	...fieldCases('list', 'message/sendPoll', { pollOptions: FROM_ITEM }, /^Poll Options /, [
 		Array.from({ length: 13 }, (_, index) => `Option ${index}`),
@@ -418,6 +460,20 @@ describe('what expressions produce is taken as meant', () => {
 			'-23.5',
 			(body: IDataObject) => (body.locationMessage as IDataObject).latitude,
 			-23.5,
+		],
+		[
+			'channel/search',
+			{ view: FROM_ITEM },
+			' trending ',
+			(body: IDataObject) => body.view,
+			'TRENDING',
+		],
+		[
+			'channel/search',
+			{ categories: FROM_ITEM },
+			'sports, people',
+			(body: IDataObject) => body.categories,
+			['SPORTS', 'PEOPLE'],
 		],
 		[
 			'message/sendText',

@@ -118,6 +118,8 @@ export interface FileRules {
 	mimeTypes?: readonly string[];
 	/** Only a URL: the gateway takes this file in no other shape. */
 	urlOnly?: boolean;
+	/** A file must be given: the field offers no "None", so an expression may not give it either. */
+	required?: boolean;
 }
 
 function extensionOf(fileName: string | undefined): string | undefined {
@@ -166,7 +168,7 @@ export async function readFileSource(
 		this.getNodeParameter(`${name}Source`, itemIndex),
 		`${label} Source`,
 		itemIndex,
-		['none', 'url', 'binary'],
+		rules.required ? ['url', 'binary'] : ['none', 'url', 'binary'],
 	);
 	if (source === 'none') return undefined;
 	if (source === 'binary' && rules.urlOnly) {

@@ -7,15 +7,16 @@ function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A 2xx answer that is not what the operation returns, as an error with what came instead. */
+/** A 2xx answer that is not what the operation returns (`expected`), as an error with what came instead. */
 function unexpectedAnswer(
 	this: IExecuteFunctions,
 	response: unknown,
 	itemIndex: number,
+	expected = 'an object',
 ): NodeApiError {
 	const got = describeValue(response);
 	return new NodeApiError(this.getNode(), { message: 'unexpected answer' } as JsonObject, {
-		message: `Gateway error: the answer is not an object (got ${got.length > 200 ? `${got.slice(0, 199)}…` : got})`,
+		message: `Gateway error: the answer is not ${expected} (got ${got.length > 200 ? `${got.slice(0, 199)}…` : got})`,
 		description:
 			'The gateway answered with success but not with what this operation returns. Check that the Base URL points at the gateway and that its version matches.',
 		itemIndex,
@@ -45,4 +46,21 @@ export function responseOr(
 ): IDataObject {
 	if (response === undefined || response === null || response === true) return fallback;
 	return expectObject.call(this, response, itemIndex);
+}
+
+/**
+ * A list of records in the gateway's answer: the answer itself (`key` undefined) or its field
+ * `key`. Anything else (an object where a list belongs, a list of texts) is not an answer to a
+ * list operation: it fails instead of becoming no items or items that are not objects.
+ */
+export function expectList(
+	this: IExecuteFunctions,
+	response: unknown,
+	key: string | undefined,
+	itemIndex: number,
+): IDataObject[] {
+	const list = key === undefined ? response : isObject(response) ? response[key] : undefined;
+	if (Array.isArray(list) && list.every(isObject)) return list;
+	const expected = key === undefined ? 'a list of records' : `an object with a list "${key}"`;
+	throw unexpectedAnswer.call(this, response, itemIndex, expected);
 }

@@ -10,9 +10,53 @@ import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
 import { collectCursorPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { readSession, sessionField } from '../common.descriptions';
+import { optionFrom } from '../../helpers/fields';
+import { expectList } from '../../helpers/responses';
 
 /** The gateway's default page size for channel searches. */
 const PAGE_SIZE = 50;
+
+const VIEW_OPTIONS = [
+	{ name: 'New', value: 'NEW', description: 'Newest channels first' },
+	{ name: 'Popular', value: 'POPULAR', description: 'Channels with the most subscribers first' },
+	{
+		name: 'Recommended',
+		value: 'RECOMMENDED',
+		description: 'The messaging app\'s "Explore" list',
+	},
+	{ name: 'Trending', value: 'TRENDING', description: 'Channels gaining attention now first' },
+];
+
+const CATEGORY_OPTIONS = [
+	{ name: 'Business', value: 'BUSINESS' },
+	{ name: 'Entertainment', value: 'ENTERTAINMENT' },
+	{ name: 'Lifestyle', value: 'LIFESTYLE' },
+	{ name: 'Organizations', value: 'ORGANIZATIONS' },
+	{ name: 'People', value: 'PEOPLE' },
+	{ name: 'Sports', value: 'SPORTS' },
+];
+
+/**
+ * One of `options` in any letter case (expressions often give "recommended"), as its value; the
+ * error shows the value as it came.
+ */
+function readListedValue(
+	this: IExecuteFunctions,
+	raw: unknown,
+	displayName: string,
+	itemIndex: number,
+	options: ReadonlyArray<{ value: string }>,
+): string {
+	const allowed = options.map((option) => option.value);
+	const upper = typeof raw === 'string' ? raw.trim().toUpperCase() : raw;
+	return optionFrom.call(
+		this,
+		allowed.includes(upper as string) ? upper : raw,
+		displayName,
+		itemIndex,
+		allowed,
+	);
+}
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -21,20 +65,7 @@ const properties: INodeProperties[] = [
 		name: 'view',
 		type: 'options',
 		default: 'RECOMMENDED',
-		options: [
-			{ name: 'New', value: 'NEW', description: 'Newest channels first' },
-			{
-				name: 'Popular',
-				value: 'POPULAR',
-				description: 'Channels with the most subscribers first',
-			},
-			{
-				name: 'Recommended',
-				value: 'RECOMMENDED',
-				description: 'The messaging app\'s "Explore" list',
-			},
-			{ name: 'Trending', value: 'TRENDING', description: 'Channels gaining attention now first' },
-		],
+		options: VIEW_OPTIONS,
 		description: 'Which list of public channels to search',
 	},
 	{
@@ -52,14 +83,7 @@ const properties: INodeProperties[] = [
 		name: 'categories',
 		type: 'multiOptions',
 		default: [],
-		options: [
-			{ name: 'Business', value: 'BUSINESS' },
-			{ name: 'Entertainment', value: 'ENTERTAINMENT' },
-			{ name: 'Lifestyle', value: 'LIFESTYLE' },
-			{ name: 'Organizations', value: 'ORGANIZATIONS' },
-			{ name: 'People', value: 'PEOPLE' },
-			{ name: 'Sports', value: 'SPORTS' },
-		],
+		options: CATEGORY_OPTIONS,
 		description: 'Only return channels of these categories. Leave empty for all categories.',
 	},
 	...returnAllProperties(),
@@ -89,16 +113,13 @@ function readCountries(this: IExecuteFunctions, itemIndex: number): string[] {
 }
 
 function readView(this: IExecuteFunctions, itemIndex: number): string {
-	const raw = this.getNodeParameter('view', itemIndex);
-	const view = typeof raw === 'string' ? raw.trim() : '';
-	if (!/^[A-Za-z_]+$/.test(view)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`View must be a view name such as RECOMMENDED, TRENDING, POPULAR or NEW (got "${String(raw ?? '')}")`,
-			{ itemIndex, description: 'Pick a view from the list, or clear the expression.' },
-		);
-	}
-	return view.toUpperCase();
+	return readListedValue.call(
+		this,
+		this.getNodeParameter('view', itemIndex),
+		'View',
+		itemIndex,
+		VIEW_OPTIONS,
+	);
 }
 
 export async function execute(
@@ -109,7 +130,7 @@ export async function execute(
 	const view = readView.call(this, itemIndex);
 	const countries = readCountries.call(this, itemIndex);
 	const categories = splitList(this.getNodeParameter('categories', itemIndex, [])).map((category) =>
-		String(category).toUpperCase(),
+		readListedValue.call(this, category, 'Categories', itemIndex, CATEGORY_OPTIONS),
 	);
 	const wanted = wantedCount.call(this, itemIndex);
 	const style = await getRequestBodyStyle.call(this);
@@ -122,16 +143,18 @@ export async function execute(
 				style === 'jidSessionId'
 					? { view, categories, corntries: countries, page: { limit, startCursor } }
 					: { view, countries, categories, limit, startCursor };
-			const response = (await gatewayApiRequest.call(
+			const response = await gatewayApiRequest.call(
 				this,
 				'POST',
 				gatewayPath`/api/${session}/channels/search/by-view`,
 				{ body, itemIndex },
-			)) as IDataObject | undefined;
-			const page = (response?.page ?? {}) as IDataObject;
-			const cursor = page.endCursor ?? response?.nextCursor;
+			);
+			const items = expectList.call(this, response, 'channels', itemIndex);
+			const answer = response as IDataObject;
+			const page = (answer.page ?? {}) as IDataObject;
+			const cursor = page.endCursor ?? answer.nextCursor;
 			return {
-				items: Array.isArray(response?.channels) ? (response.channels as IDataObject[]) : [],
+				items,
 				nextCursor:
 					page.hasNextPage !== false && typeof cursor === 'string' && cursor !== ''
 						? cursor

@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { expectList } from '../../helpers/responses';
 import { parseChat, toChatId } from '../../../shared/identifiers';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { readSession, sessionField } from '../common.descriptions';
@@ -65,7 +66,7 @@ export async function execute(
 				gatewayPath`/api/${session}/chats/overview`,
 				{ qs, itemIndex },
 			);
-			return Array.isArray(page) ? (page as IDataObject[]) : [];
+			return expectList.call(this, page, undefined, itemIndex);
 		},
 		wanted,
 		PAGE_SIZE,

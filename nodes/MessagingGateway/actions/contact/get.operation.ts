@@ -1,12 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
+import { expectList } from '../../helpers/responses';
 import { parseChat, toJid } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionField } from '../common.descriptions';
 
@@ -32,11 +28,11 @@ export async function execute(
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
 	const reference = parseChat.call(this, raw, 'Contact', itemIndex, ['contact']);
 	const jid = toJid(reference);
-	const response = (await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
+	const response = await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
 		qs: { sessionId: session, jid },
 		itemIndex,
-	})) as IDataObject | undefined;
-	const contacts = Array.isArray(response?.contacts) ? (response.contacts as IDataObject[]) : [];
+	});
+	const contacts = expectList.call(this, response, 'contacts', itemIndex);
 	// Match on the number, not the suffix (gateways write @s.messenger.net or @s.whatsapp.net), so
 	// a gateway that ignores the filter and lists every contact still yields the right one.
 	const contact = contacts.find(

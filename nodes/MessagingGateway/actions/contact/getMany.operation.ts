@@ -1,12 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
+import { expectList } from '../../helpers/responses';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { readSession, sessionField } from '../common.descriptions';
 
@@ -29,11 +25,11 @@ export async function execute(
 
 	const contacts = await collectOffsetPages(
 		async (limit, offset) => {
-			const response = (await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
+			const response = await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
 				qs: { sessionId: session, limit, offset },
 				itemIndex,
-			})) as IDataObject | undefined;
-			return Array.isArray(response?.contacts) ? (response.contacts as IDataObject[]) : [];
+			});
+			return expectList.call(this, response, 'contacts', itemIndex);
 		},
 		wanted,
 		PAGE_SIZE,

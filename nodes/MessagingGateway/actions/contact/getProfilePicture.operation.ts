@@ -9,7 +9,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionField } from '../common.descriptions';
-import { optionBoolean } from '../../helpers/fields';
+import { isBlank, optionBoolean, textFrom } from '../../helpers/fields';
+import { responseOr } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -73,8 +74,10 @@ export async function execute(
 		itemIndex,
 		false,
 	);
-	const binaryPropertyName = String(options.binaryPropertyName ?? 'data').trim();
-	if (download && binaryPropertyName === '') {
+	const binaryPropertyName = textFrom
+		.call(this, options.binaryPropertyName ?? 'data', 'Put Output File in Field', itemIndex)
+		.trim();
+	if (download && isBlank(binaryPropertyName)) {
 		throw new NodeOperationError(this.getNode(), 'Put Output File in Field must not be empty', {
 			itemIndex,
 			description: 'Enter the name of the output binary field, e.g. data.',
@@ -86,8 +89,9 @@ export async function execute(
 		'POST',
 		gatewayPath`/chat/fetchProfilePictureUrl/${session}`,
 		{ body: { number }, itemIndex },
-	)) as IDataObject | undefined;
-	const answer = typeof response === 'object' && response !== null ? response : {};
+	)) as unknown;
+	// Nothing at all reads as "no picture"; a list or a text is no answer.
+	const answer = responseOr.call(this, response, {}, itemIndex);
 	// A null URL (no picture, or a private one) is an answer, not a failure.
 	const profilePictureUrl =
 		typeof answer.profilePictureUrl === 'string' && answer.profilePictureUrl !== ''

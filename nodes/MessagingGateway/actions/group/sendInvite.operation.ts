@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { splitList } from '../../../shared/lists';
@@ -17,6 +12,7 @@ import {
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { isBlank, readText } from '../../helpers/fields';
+import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -88,11 +84,11 @@ export async function execute(
 		});
 	}
 
-	const response = (await gatewayApiRequest.call(
+	const response = await gatewayApiRequest.call(
 		this,
 		'POST',
 		gatewayPath`/group/sendInvite/${session}`,
 		{ body: { groupJid, description: text, numbers }, itemIndex },
-	)) as IDataObject;
-	return [{ json: response }];
+	);
+	return [{ json: expectObject.call(this, response, itemIndex) }];
 }

@@ -81,6 +81,14 @@ export async function execute(
 	);
 	const binaryPropertyName = readBinaryPropertyName.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const keepBase64 = optionBoolean.call(
+		this,
+		options,
+		'keepBase64',
+		'Keep Base64 in JSON',
+		itemIndex,
+		false,
+	);
 
 	const response = await gatewayApiRequest.call(
 		this,
@@ -111,14 +119,6 @@ export async function execute(
 		Buffer.from(base64, 'base64'),
 		fileName,
 		mimeType,
-	);
-	const keepBase64 = optionBoolean.call(
-		this,
-		options,
-		'keepBase64',
-		'Keep Base64 in JSON',
-		itemIndex,
-		false,
 	);
 	const json = keepBase64 ? { ...details, base64 } : details;
 	return [{ json, binary: { [binaryPropertyName]: binaryData } }];

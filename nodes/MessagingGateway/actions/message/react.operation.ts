@@ -11,7 +11,8 @@ import type { FullMessageId } from '../../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
 import { chatIdToJid, fieldError, participantOf, responseObject } from '../../helpers/message';
 import { readSession, sessionField, waitBetweenItemsOption } from '../common.descriptions';
-import { readText, textFrom } from '../../helpers/fields';
+import { isBlank, textFrom } from '../../helpers/fields';
+import { describeValue } from '../../../shared/values';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -59,6 +60,25 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/**
+ * The emoji, or '' to remove the reaction. Removing takes a really empty text: nothing from an
+ * expression (a missing field) or a text that only looks empty (spaces, zero-width characters)
+ * would silently take the reaction away, so they are refused.
+ */
+function readReaction(this: IExecuteFunctions, itemIndex: number): string {
+	const raw = this.getNodeParameter('reaction', itemIndex, '') as unknown;
+	const text = textFrom.call(this, raw, 'Reaction', itemIndex);
+	if (raw === null || raw === undefined || (text !== '' && isBlank(text))) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Reaction must be an emoji such as 👍, or empty to remove the reaction (got ${raw === null || raw === undefined ? describeValue(raw) : `"${text}"`})`,
+			'To remove the reaction, leave the field empty or map an empty text; check that the expression finds its field.',
+		);
+	}
+	return text.trim();
+}
+
 /** The JID of the message's author, for shape B: the Sender option, else derived from the ID. */
 function senderJid(
 	this: IExecuteFunctions,
@@ -96,8 +116,7 @@ export async function execute(
 		'Message ID',
 		itemIndex,
 	);
-	// An empty reaction is valid: it removes the reaction.
-	const reaction = readText.call(this, 'reaction', 'Reaction', itemIndex);
+	const reaction = readReaction.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
 	const body: IDataObject =

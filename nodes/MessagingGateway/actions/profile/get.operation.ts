@@ -1,13 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionField } from '../common.descriptions';
+import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,8 +31,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	// A gateway without this operation answers 501; the transport turns it into a clear error.
-	const profile = (await gatewayApiRequest.call(this, 'GET', gatewayPath`/api/${session}/profile`, {
+	const response = await gatewayApiRequest.call(this, 'GET', gatewayPath`/api/${session}/profile`, {
 		itemIndex,
-	})) as IDataObject | undefined;
-	return [{ json: profile ?? {} }];
+	});
+	return [{ json: expectObject.call(this, response, itemIndex) }];
 }

@@ -36,6 +36,7 @@ export async function execute(
 	// Source "URL" or "Binary File" (no "None"), so a file is always there.
 	const file = (await readFileSource.call(this, 'picture', 'Picture', itemIndex, {
 		mimeTypes: PICTURE_TYPES,
+		required: true,
 	})) as IDataObject;
 	const response = await gatewayApiRequest.call(
 		this,

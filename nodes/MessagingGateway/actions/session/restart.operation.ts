@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionField } from '../common.descriptions';
+import { responseOr } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [sessionField];
 
@@ -21,16 +22,17 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const response = (await gatewayApiRequest.call(
-		this,
-		'PUT',
-		gatewayPath`/instance/restart/${session}`,
-		{
-			itemIndex,
-		},
-	)) as IDataObject | undefined;
 	// The gateway answers {instance: {instance|instanceName, state}}; flatten it to what users read.
-	const instance = (response?.instance ?? {}) as IDataObject;
+	// Nothing at all still says which session restarted; a list or a text is no answer.
+	const response = responseOr.call(
+		this,
+		await gatewayApiRequest.call(this, 'PUT', gatewayPath`/instance/restart/${session}`, {
+			itemIndex,
+		}),
+		{},
+		itemIndex,
+	);
+	const instance = (response.instance ?? {}) as IDataObject;
 	return [
 		{
 			json: {

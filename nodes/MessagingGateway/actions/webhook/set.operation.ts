@@ -11,6 +11,7 @@ import { INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionField } from '../common.descriptions';
 import { readBoolean, readText, textFrom } from '../../helpers/fields';
+import { responseOr } from '../../helpers/responses';
 
 const EVENT_NAMES = new Set(INSTANCE_EVENTS.map((event) => event.name));
 /** Delivered names (messages.upsert) and any letter case are accepted too, as agents and expressions use them. */
@@ -144,24 +145,23 @@ export async function execute(
 			false,
 		),
 	};
-	const response = (await gatewayApiRequest.call(
+	// No body at all means the request itself is the best record; a list or a text is no answer.
+	const response = responseOr.call(
 		this,
-		'POST',
-		gatewayPath`/webhook/set/${session}`,
-		{
+		await gatewayApiRequest.call(this, 'POST', gatewayPath`/webhook/set/${session}`, {
 			body,
 			itemIndex,
-		},
-	)) as IDataObject | undefined;
+		}),
+		{ session, ...body },
+		itemIndex,
+	);
 
 	// {webhook: {instance|instanceName, webhook: {url, events, enabled, ...}}} -> one flat record.
-	const outer = (response?.webhook ?? {}) as IDataObject;
+	const outer = (response.webhook ?? {}) as IDataObject;
 	const saved = outer.webhook;
-	if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) {
-		// Another shape is kept as it is; no body at all means the request itself is the best record.
-		const isRecord = typeof response === 'object' && response !== null && !Array.isArray(response);
-		return [{ json: isRecord ? response : { session, ...body } }];
-	}
+	// Another object shape is kept as it is.
+	if (typeof saved !== 'object' || saved === null || Array.isArray(saved))
+		return [{ json: response }];
 	return [
 		{
 			json: {
