@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue } from './values';
+import { describeValue, isBlank } from './values';
 
 /** A session name as it goes into a path, or why it cannot. */
 export type SessionNameCheck = { ok: true; session: string } | { ok: false; reason: string };
@@ -18,7 +18,7 @@ export function checkSessionName(raw: unknown): SessionNameCheck {
 		};
 	}
 	const session = String(raw).trim();
-	if (session === '') return { ok: false, reason: 'Session must not be empty' };
+	if (isBlank(session)) return { ok: false, reason: 'Session must not be empty' };
 	if (session === '.' || session === '..') {
 		return {
 			ok: false,

@@ -6,3 +6,11 @@ export function describeValue(raw: unknown): string {
 	if (typeof raw === 'object') return `an object (${JSON.stringify(raw)})`;
 	return `a ${typeof raw} (${String(raw)})`;
 }
+
+/** Whitespace and characters that show nothing (zero-width spaces and joiners, word joiner, BOM, soft hyphen). */
+const INVISIBLE = /[\s\u00AD\u180E\u200B-\u200F\u2028-\u202F\u2060-\u2064\uFEFF]/g;
+
+/** Whether a text would show nothing (to a person in a chat, or as a name). */
+export function isBlank(text: string): boolean {
+	return text.replace(INVISIBLE, '') === '';
+}

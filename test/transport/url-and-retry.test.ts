@@ -82,6 +82,7 @@ describe('names in paths', () => {
 		['..', { ok: false, reason: 'Session must be a name such as default, not ".."' }],
 		[' . ', { ok: false, reason: 'Session must be a name such as default, not "."' }],
 		['   ', { ok: false, reason: 'Session must not be empty' }],
+		['\u200B\u2060', { ok: false, reason: 'Session must not be empty' }],
 		[
 			{ name: 'a' },
 			{

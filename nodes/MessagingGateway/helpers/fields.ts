@@ -63,13 +63,7 @@ export function readText(
 	return keepSpaces ? text : text.trim();
 }
 
-/** Whitespace and characters that show nothing (zero-width spaces and joiners, word joiner, BOM, soft hyphen). */
-const INVISIBLE = /[\s\u00AD\u180E\u200B-\u200F\u2028-\u202F\u2060-\u2064\uFEFF]/g;
-
-/** Whether a text would show nothing in a chat. */
-export function isBlank(text: string): boolean {
-	return text.replace(INVISIBLE, '') === '';
-}
+export { isBlank } from '../../shared/values';
 
 /** A yes/no: true or false, or the text "true"/"false" an expression may give; anything else is refused. */
 export function booleanFrom(
