@@ -15,6 +15,7 @@ import type { AxiosInstance } from 'axios';
 
 import { PROJECT_ROOT } from '../support/paths.cts';
 import { installN8n, N8N_BIN, NODE24_BIN, node24Env } from './n8n-install.cts';
+import { isAlive } from '../support/install-once.cts';
 
 export const PACKAGE_NAME = 'n8n-nodes-messaging-gateway';
 
@@ -154,15 +155,6 @@ async function stopProcessGroup(child: ChildProcess): Promise<void> {
 	}, 10_000);
 	await exited;
 	clearTimeout(killTimer);
-}
-
-function isAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
 }
 
 /**

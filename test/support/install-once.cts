@@ -29,7 +29,8 @@ function sleepSync(ms: number): void {
 	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid runs (on this machine). */
+export function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
