@@ -7,7 +7,6 @@ import type {
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IWebhookFunctions,
-	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -402,29 +401,47 @@ function failureError(
 	);
 }
 
-function answerText(body: Buffer): string {
-	return body.toString('utf8');
+/**
+ * "Gateway error <code>: <words>" with the answer, secrets removed, in the error's details. `words`
+ * defaults to the gateway's own message found in `body`.
+ */
+function gatewayError(
+	this: GatewayRequestContext,
+	body: unknown,
+	statusCode: number,
+	gateway: ResolvedGateway,
+	itemIndex: number | undefined,
+	explanation: { description: string; words?: string },
+): NodeApiError {
+	const words =
+		explanation.words ?? redactSecret(extractGatewayMessage(body, statusCode), gateway.secrets);
+	return new NodeApiError(this.getNode(), errorBodyForDetails(body, statusCode, gateway.secrets), {
+		message: `Gateway error ${statusCode}: ${words}`,
+		description: explanation.description,
+		httpCode: String(statusCode),
+		itemIndex,
+	});
 }
 
-/** An HTTP error answer as n8n's NodeApiError with the code, the gateway's own words and a hint. */
+/** An HTTP error answer: the gateway's, or a file host's (which never got the key). */
 function statusError(
 	this: GatewayRequestContext,
 	answer: Answer,
 	plan: FetchPlan,
 	gateway: ResolvedGateway,
-	parsed?: unknown,
 ): NodeApiError {
 	const { statusCode } = answer;
-	const body = parsed ?? answerText(answer.body);
-	const gatewayMessage = redactSecret(extractGatewayMessage(body, statusCode), gateway.secrets);
-	const onGateway = plan.target === 'Gateway';
+	const body = answer.body.toString('utf8');
+	if (plan.target === 'Gateway') {
+		return gatewayError.call(this, body, statusCode, gateway, plan.itemIndex, {
+			description: hintForStatus(statusCode),
+		});
+	}
+	const hostMessage = redactSecret(extractGatewayMessage(body, statusCode), gateway.secrets);
 	return new NodeApiError(this.getNode(), errorBodyForDetails(body, statusCode, gateway.secrets), {
-		message: onGateway
-			? `Gateway error ${statusCode}: ${gatewayMessage}`
-			: `${plan.target}: the file host answered ${statusCode} (${gatewayMessage})`,
-		description: onGateway
-			? hintForStatus(statusCode)
-			: statusCode === 401 || statusCode === 403
+		message: `${plan.target}: the file host answered ${statusCode} (${hostMessage})`,
+		description:
+			statusCode === 401 || statusCode === 403
 				? "The API key is sent only to the Base URL's own address. If this file is on the gateway under another address, make the gateway write its file links with the Base URL's address."
 				: 'Check that the URL is right and public.',
 		httpCode: String(statusCode),
@@ -491,39 +508,25 @@ export async function gatewayApiRequest<T = unknown>(
 		target: 'Gateway',
 	};
 	const answer = await fetchWithRetries.call(this, plan, gateway);
-	const text = answerText(answer.body);
+	const text = answer.body.toString('utf8');
 	if (text.trim() === '') return undefined as T;
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
 	} catch {
 		const shown = redactSecret(extractGatewayMessage(text, answer.statusCode), gateway.secrets);
-		throw new NodeApiError(
-			this.getNode(),
-			errorBodyForDetails(text, answer.statusCode, gateway.secrets),
-			{
-				message: `Gateway error ${answer.statusCode}: the answer is not JSON (${shown})`,
-				description:
-					'The Base URL may point at a web page (a login page or a proxy) instead of the gateway API, or the gateway cut its answer short. Check the Base URL and the gateway logs.',
-				httpCode: String(answer.statusCode),
-				itemIndex,
-			},
-		);
+		throw gatewayError.call(this, text, answer.statusCode, gateway, itemIndex, {
+			words: `the answer is not JSON (${shown})`,
+			description:
+				'The Base URL may point at a web page (a login page or a proxy) instead of the gateway API, or the gateway cut its answer short. Check the Base URL and the gateway logs.',
+		});
 	}
 	const insideStatus = failureInside(parsed);
 	if (insideStatus !== undefined) {
 		const statusCode = insideStatus || answer.statusCode;
-		const gatewayMessage = redactSecret(extractGatewayMessage(parsed, statusCode), gateway.secrets);
-		throw new NodeApiError(
-			this.getNode(),
-			errorBodyForDetails(parsed, statusCode, gateway.secrets) as JsonObject,
-			{
-				message: `Gateway error ${statusCode}: ${gatewayMessage}`,
-				description: `The gateway answered ${answer.statusCode} but reported a failure. ${hintForStatus(statusCode)}`,
-				httpCode: String(statusCode),
-				itemIndex,
-			},
-		);
+		throw gatewayError.call(this, parsed, statusCode, gateway, itemIndex, {
+			description: `The gateway answered ${answer.statusCode} but reported a failure. ${hintForStatus(statusCode)}`,
+		});
 	}
 	return parsed as T;
 }
