@@ -4,15 +4,13 @@
  * forge deliveries: the trigger's token, the credential's API key, an instance's own API key.
  */
 
+import { isObject } from '../shared/values';
+
 const REDACTED = '[redacted]';
 
 /** Field names that carry an API key (`apikey`, `apiKey`, `api_key`, `x-api-key`…): dropped whole. */
 export function isApiKeyField(name: string): boolean {
 	return /^(x[-_]?)?api[-_]?key$/i.test(name);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The values of every API key field in `value`, at any depth: secrets wherever else they appear. */
@@ -24,7 +22,7 @@ export function apiKeyValues(value: unknown): string[] {
 		const current = pending.pop();
 		if (Array.isArray(current)) {
 			pending.push(...(current as unknown[]));
-		} else if (isPlainObject(current)) {
+		} else if (isObject(current)) {
 			for (const [key, entry] of Object.entries(current)) {
 				if (isApiKeyField(key) && typeof entry === 'string') found.push(entry);
 				else pending.push(entry);
@@ -77,7 +75,7 @@ export class Redactor {
 
 	private copy(value: unknown, path: Set<object>): unknown {
 		if (typeof value === 'string') return this.text(value);
-		if (!Array.isArray(value) && !isPlainObject(value)) return value;
+		if (!Array.isArray(value) && !isObject(value)) return value;
 		// Error details may point back at themselves; a delivery never does.
 		if (path.has(value)) return '[circular]';
 		path.add(value);

@@ -1,3 +1,15 @@
+/** A plain object (not null, not a list). */
+export function isObject<T = Record<string, unknown>>(value: unknown): value is T {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A bad value as a message quotes it: text and numbers in quotes, anything else described. */
+export function quoteValue(raw: unknown): string {
+	return typeof raw === 'string' || typeof raw === 'number'
+		? `"${String(raw)}"`
+		: describeValue(raw);
+}
+
 /** A value as a message shows it: `an object ({"a":1})`, `a list ([1,2])`, `null`, `a number (NaN)`. */
 export function describeValue(raw: unknown): string {
 	if (raw === null) return 'null';

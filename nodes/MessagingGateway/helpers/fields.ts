@@ -1,20 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue } from '../../shared/values';
+import { describeValue, quoteValue } from '../../shared/values';
 
 /**
  * Readers for field values as n8n hands them over: typed in, or produced by an expression (a
  * number, a boolean, an object, null…). Each accepts what can honestly mean the field's type and
  * refuses the rest before any request, naming the field as the user sees it.
  */
-
-/** The value as a message quotes it: text and numbers in quotes, anything else described. */
-function shown(raw: unknown): string {
-	return typeof raw === 'string' || typeof raw === 'number'
-		? `"${String(raw)}"`
-		: describeValue(raw);
-}
 
 /** A validation error (thrown before any request) whose message names the field. */
 export function fieldError(
@@ -79,7 +72,7 @@ export function booleanFrom(
 	throw fieldError.call(
 		this,
 		itemIndex,
-		`${displayName} must be true or false (got ${shown(raw)})`,
+		`${displayName} must be true or false (got ${quoteValue(raw)})`,
 	);
 }
 
@@ -112,7 +105,7 @@ export function optionFrom<T extends string>(
 	throw fieldError.call(
 		this,
 		itemIndex,
-		`${displayName} must be one of ${allowed.join(', ')} (got ${shown(raw)})`,
+		`${displayName} must be one of ${allowed.join(', ')} (got ${quoteValue(raw)})`,
 	);
 }
 
@@ -137,7 +130,7 @@ export function decimalFrom(
 		throw fieldError.call(
 			this,
 			itemIndex,
-			`${displayName} must be a decimal number between ${range.min} and ${range.max} (got ${shown(raw)})`,
+			`${displayName} must be a decimal number between ${range.min} and ${range.max} (got ${quoteValue(raw)})`,
 			'Use a dot as the decimal separator, e.g. -23.5505.',
 		);
 	}
@@ -175,7 +168,7 @@ export function integerFrom(
 		throw fieldError.call(
 			this,
 			itemIndex,
-			`${displayName} must be a whole number of at least ${min} (got ${shown(raw)})`,
+			`${displayName} must be a whole number of at least ${min} (got ${quoteValue(raw)})`,
 		);
 	}
 	return value;

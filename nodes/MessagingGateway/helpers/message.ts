@@ -7,6 +7,7 @@ import { responseOr } from './responses';
 import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../shared/identifiers';
 import { fieldError, integerFrom, textFrom } from './fields';
+import { isBlank, quoteValue } from '../../shared/values';
 
 /** A chat picked with `chatLocator`, as a contact or group reference (channels are refused). */
 export function readChat(
@@ -116,12 +117,12 @@ export function delayAndPresence(
 		sendOptions.delay = integerFrom.call(this, options.delay, 'Delay (Ms)', itemIndex, 0);
 	}
 	if (options.presence !== undefined) {
-		const presence = String(options.presence);
+		const presence = typeof options.presence === 'string' ? options.presence.trim() : '';
 		if (presence !== 'composing' && presence !== 'recording') {
 			throw fieldError.call(
 				this,
 				itemIndex,
-				`Presence While Delaying must be composing or recording (got "${presence}")`,
+				`Presence While Delaying must be composing or recording (got ${quoteValue(options.presence)})`,
 			);
 		}
 		sendOptions.presence = presence;
@@ -138,16 +139,10 @@ export const binaryPropertyField: INodeProperties = {
 	hint: 'The name of the output binary field to put the file in',
 };
 
-export function readBinaryPropertyName(this: IExecuteFunctions, itemIndex: number): string {
-	const name = textFrom
-		.call(
-			this,
-			this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-			'Put Output File in Field',
-			itemIndex,
-		)
-		.trim();
-	if (name === '') {
+/** The output binary field's name, from the parameter or an Options value (`raw`), never blank. */
+export function outputFieldName(this: IExecuteFunctions, raw: unknown, itemIndex: number): string {
+	const name = textFrom.call(this, raw ?? 'data', 'Put Output File in Field', itemIndex).trim();
+	if (isBlank(name)) {
 		throw fieldError.call(
 			this,
 			itemIndex,
@@ -156,6 +151,14 @@ export function readBinaryPropertyName(this: IExecuteFunctions, itemIndex: numbe
 		);
 	}
 	return name;
+}
+
+export function readBinaryPropertyName(this: IExecuteFunctions, itemIndex: number): string {
+	return outputFieldName.call(
+		this,
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+		itemIndex,
+	);
 }
 
 const EXTENSION_BY_MIME_TYPE: Record<string, string> = {

@@ -1,11 +1,7 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeValue } from '../../shared/values';
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { describeValue, isObject } from '../../shared/values';
 
 /** A 2xx answer that is not what the operation returns (`expected`), as an error with what came instead. */
 function unexpectedAnswer(
@@ -29,7 +25,7 @@ export function expectObject(
 	response: unknown,
 	itemIndex: number,
 ): IDataObject {
-	if (isObject(response)) return response;
+	if (isObject<IDataObject>(response)) return response;
 	throw unexpectedAnswer.call(this, response, itemIndex);
 }
 
@@ -59,8 +55,11 @@ export function expectList(
 	key: string | undefined,
 	itemIndex: number,
 ): IDataObject[] {
-	const list = key === undefined ? response : isObject(response) ? response[key] : undefined;
-	if (Array.isArray(list) && list.every(isObject)) return list;
+	const list =
+		key === undefined ? response : isObject<IDataObject>(response) ? response[key] : undefined;
+	if (Array.isArray(list) && list.every((entry) => isObject<IDataObject>(entry))) {
+		return list as IDataObject[];
+	}
 	const expected = key === undefined ? 'a list of records' : `an object with a list "${key}"`;
 	throw unexpectedAnswer.call(this, response, itemIndex, expected);
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from 'n8n-workflow';
+import { isObject } from '../values';
 
 const MAX_MESSAGE_LENGTH = 300;
 
@@ -53,10 +54,6 @@ function truncate(text: string): string {
 	return singleLine.length > MAX_MESSAGE_LENGTH
 		? `${singleLine.slice(0, MAX_MESSAGE_LENGTH - 1)}…`
 		: singleLine;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 } from './errors';
 import { isRetryableStatus, retryDelayMs, RETRY_POLICY } from './retry';
 import { displayUrl, joinUrl, normalizeBaseUrl } from './url';
+import { isObject } from '../values';
 
 export { gatewayPath, joinUrl, normalizeBaseUrl } from './url';
 
@@ -136,10 +137,6 @@ interface FetchPlan {
 	itemIndex?: number;
 	/** "Gateway" or the field the URL came from, to start messages with. */
 	target: string;
-}
-
-function isObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Why a request got no usable answer (a value, not an error: only n8n's errors are thrown). */

@@ -4,13 +4,14 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionField } from '../common.descriptions';
-import { isBlank, optionBoolean, textFrom } from '../../helpers/fields';
+import { optionBoolean } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
+import { outputFieldName } from '../../helpers/message';
 
 const properties: INodeProperties[] = [
 	sessionField,
@@ -74,15 +75,9 @@ export async function execute(
 		itemIndex,
 		false,
 	);
-	const binaryPropertyName = textFrom
-		.call(this, options.binaryPropertyName ?? 'data', 'Put Output File in Field', itemIndex)
-		.trim();
-	if (download && isBlank(binaryPropertyName)) {
-		throw new NodeOperationError(this.getNode(), 'Put Output File in Field must not be empty', {
-			itemIndex,
-			description: 'Enter the name of the output binary field, e.g. data.',
-		});
-	}
+	const binaryPropertyName = download
+		? outputFieldName.call(this, options.binaryPropertyName, itemIndex)
+		: '';
 
 	const response = (await gatewayApiRequest.call(
 		this,

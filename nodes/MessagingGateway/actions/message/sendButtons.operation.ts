@@ -18,6 +18,7 @@ import {
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { isBlank, readText, textFrom } from '../../helpers/fields';
+import { quoteValue } from '../../../shared/values';
 
 type ButtonType = 'reply' | 'call' | 'copy' | 'url';
 
@@ -200,7 +201,7 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 			throw fieldError.call(
 				this,
 				itemIndex,
-				`${field}: Type must be reply, call, copy or url (got "${String(button.type)}")`,
+				`${field}: Type must be reply, call, copy or url (got ${quoteValue(button.type)})`,
 			);
 		}
 		const text = textFrom.call(this, button.text, `${field}: Text`, itemIndex).trim();
@@ -215,7 +216,7 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 				throw fieldError.call(
 					this,
 					itemIndex,
-					`${field}: Phone Number must be a phone number with country code, e.g. +55 11 99999-9999 (got "${String(button.phoneNumber ?? '')}")`,
+					`${field}: Phone Number must be a phone number with country code, e.g. +55 11 99999-9999 (got ${quoteValue(button.phoneNumber ?? '')})`,
 				);
 			}
 			result.phoneNumber = phone.value;
