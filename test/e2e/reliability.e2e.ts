@@ -9,7 +9,7 @@ import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { expectReadmeSection } from '../reliability/readme-section.cts';
+import { expectReadmeSection } from '../support/readme-section.cts';
 import { activate, allExecutions, createCredential, untilCountReaches } from './e2e-helpers.cts';
 import { executeWorkflow } from './n8n-cli.cts';
 import { startN8n } from './n8n-instance.cts';
@@ -270,7 +270,7 @@ describe('README', () => {
 		const { errorOutput, regularOutput, bulk, burst } = figures as Record<string, IDataObject>;
 		expect([errorOutput, regularOutput, bulk, burst].every(Boolean)).toBe(true);
 		expectReadmeSection(
-			'real-n8n',
+			'reliability:real-n8n',
 			[
 				'Measured with the packed package in n8n 2.41.1 against the gateway simulator:',
 				'',

@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
 import { byId, runGateway } from '../support/gateway-node.cts';
-import { expectReadmeSection } from './readme-section.cts';
+import { expectReadmeSection } from '../support/readme-section.cts';
 
 const simulator = useSimulator();
 
@@ -431,7 +431,7 @@ describe('README', () => {
 		const byKind = new Map<string, number>();
 		for (const entry of covered) byKind.set(entry.kind, (byKind.get(entry.kind) ?? 0) + 1);
 		expectReadmeSection(
-			'bad-input',
+			'reliability:bad-input',
 			[
 				`${covered.length} bad values over ${operations.size} operations, each from an expression in two input items: stopping, the run failed with a validation error that names the field and points at the item; with "Continue (using error output)", every item went to the error output paired to its item; and **0 requests reached the gateway**.`,
 				'',

@@ -18,7 +18,7 @@ import type { RunNodeResult } from '../support/n8n-harness.cts';
 import { PROBE_NODE_TYPE, probeNode } from '../support/probe-node.cts';
 import { startScriptedServer, unusedLocalUrl } from '../support/scripted-server.cts';
 import type { ScriptedResponse, ScriptedServer } from '../support/scripted-server.cts';
-import { expectReadmeSection } from './readme-section.cts';
+import { expectReadmeSection } from '../support/readme-section.cts';
 
 const MATRIX_KEY = 'dummy-fault-matrix-key-7d1e0b93';
 const URL_PASSWORD_VALUE = 'dummy-url-pass-51c2';
@@ -834,7 +834,7 @@ describe('README', () => {
 		const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 		const s = (ms: number) => `${ms / 1000} s`;
 		expectReadmeSection(
-			'rules',
+			'reliability:rules',
 			[
 				`- **The API key goes only to the Base URL's origin.** Redirects are followed by hand: a gateway API route that redirects to another address is an error (put the new address in the credential); at most ${REQUEST_LIMITS.maxRedirects} redirects.`,
 				"- **Files the gateway points at** (a message's media, a profile picture) get the key only on the gateway's own file route (`/api/files/…` under the Base URL); a file elsewhere, or moved elsewhere by a redirect, is fetched without it. Only http(s); at most " +
@@ -856,7 +856,7 @@ describe('README', () => {
 			(row) => `| ${row.fault} | ${row.outcome} | ${row.code} | ${row.requests} |`,
 		);
 		expectReadmeSection(
-			'faults',
+			'reliability:faults',
 			[
 				`${FAULTS.length} faults, each run through the node in n8n's engine against a scripted gateway; in every one the API key appears in no output and no error, and no request reached another host.`,
 				'',

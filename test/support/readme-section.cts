@@ -1,18 +1,18 @@
 /**
- * Figures in the README come from runs: a reliability suite renders its own section from what it
- * measured and checks that README.md holds exactly that text between
- * `<!-- reliability:NAME -->` and `<!-- /reliability:NAME -->`.
- * `UPDATE_README=1 npx jest test/reliability` (npm run docs:reliability) writes it instead.
+ * Figures in the README come from runs: a suite renders its own section from what it measured and
+ * checks that README.md holds exactly that text between `<!-- NAME -->` and `<!-- /NAME -->`
+ * (NAME such as `reliability:faults` or `compatibility:operations`). With UPDATE_README=1 the suite
+ * writes the section instead (npm run docs:reliability, npm run docs:compatibility).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { PROJECT_ROOT } from '../support/paths.cts';
+import { PROJECT_ROOT } from './paths.cts';
 
 const README = path.join(PROJECT_ROOT, 'README.md');
 
 function markers(name: string) {
-	return { start: `<!-- reliability:${name} -->`, end: `<!-- /reliability:${name} -->` };
+	return { start: `<!-- ${name} -->`, end: `<!-- /${name} -->` };
 }
 
 /** The text of the section NAME in README.md, or undefined when its markers are missing. */
