@@ -11,7 +11,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { classifyChat } from '../shared/identifiers';
 import { splitList } from '../shared/lists';
 import type { ChatReference } from '../shared/identifiers';
-import { INSTANCE_EVENTS } from '../shared/events';
+import { COMMON_EVENT_LABELS, EVENT_OPTIONS } from '../shared/events';
 import { readSessionParameter } from '../shared/session';
 import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
@@ -19,9 +19,6 @@ import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './
 import type { TriggerStaticData, WantedRegistration } from './registration';
 import { checkedEvents, isRegistered, LOG_PREFIX, register, unregister } from './registration';
 import { Redactor } from './secrets';
-
-/** The events most workflows start from. */
-const MAIN_EVENTS = ['Messages Upsert', 'QR Code Updated', 'Messages Delete'];
 
 function parseOnlyChats(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
 	return splitList(raw).map((entry) => {
@@ -140,12 +137,8 @@ export class MessagingGatewayTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				default: ['MESSAGES_UPSERT'],
-				options: INSTANCE_EVENTS.map((event) => ({
-					name: event.displayName,
-					value: event.name,
-					description: event.description,
-				})),
-				description: `The events that start the workflow; most workflows need ${MAIN_EVENTS.join(', ')}`,
+				options: EVENT_OPTIONS,
+				description: `The events that start the workflow; most workflows need ${COMMON_EVENT_LABELS.join(', ')}`,
 			},
 			{
 				displayName: 'Filters',

@@ -299,7 +299,7 @@ export async function unregister(
  * Anything else (an expression giving text, an unknown name) fails before any request.
  */
 export function checkedEvents(this: IHookFunctions | IWebhookFunctions, raw: unknown): string[] {
-	const description = 'Pick the events that should start the workflow, e.g. Messages Upsert.';
+	const description = 'Pick the events that should start the workflow, e.g. Message Received.';
 	if (!Array.isArray(raw) || raw.length === 0) {
 		throw new NodeOperationError(
 			this.getNode(),

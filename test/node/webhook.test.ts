@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
 import { INSTANCE_EVENTS } from '../../nodes/shared/events';
 import { SEED, WEBHOOK_EVENTS } from '../simulator/index.cts';
 import { useSimulator, startWebhookReceiver } from '../simulator/testing.cts';
@@ -33,18 +34,50 @@ describe('the shared event list', () => {
 		);
 	});
 
-	it('is offered in the Events field sorted by name, and the field says empty means all events', () => {
-		const events = new MessagingGateway().description.properties.find(
-			(property) =>
-				property.name === 'events' && property.displayOptions?.show?.resource?.includes('webhook'),
-		);
-		const names = (events?.options as INodePropertyOptions[]).map((option) => option.name);
-		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
-		expect(names).toEqual(
-			expect.arrayContaining(['Messages Upsert', 'QR Code Updated', 'Messages Delete']),
-		);
+	const eventFields = [
+		[
+			'Messaging Gateway Trigger',
+			new MessagingGatewayTrigger().description.properties.find(
+				(property) => property.name === 'events',
+			),
+		],
+		[
+			'Webhook → Set',
+			new MessagingGateway().description.properties.find(
+				(property) =>
+					property.name === 'events' &&
+					property.displayOptions?.show?.resource?.includes('webhook'),
+			),
+		],
+	] as const;
+
+	it.each(eventFields)(
+		'%s offers every event by a plain name, the common ones first, storing the gateway name',
+		(_node, field) => {
+			const options = field?.options as INodePropertyOptions[];
+			expect(options.slice(0, 6).map((option) => [option.name, option.value])).toEqual([
+				['Message Received', 'MESSAGES_UPSERT'],
+				['Message Status Changed', 'MESSAGES_UPDATE'],
+				['Message Deleted', 'MESSAGES_DELETE'],
+				['Message Sent Through the API', 'SEND_MESSAGE'],
+				['QR Code Updated', 'QRCODE_UPDATED'],
+				['Connection Changed', 'CONNECTION_UPDATE'],
+			]);
+			expect(options.map((option) => option.value).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+			for (const option of options) {
+				// No raw gateway wording in the label; the gateway's name is in the description.
+				expect(option.name).not.toMatch(/Upsert|Update$|_|\bSet$/);
+				const event = INSTANCE_EVENTS.find((known) => known.name === option.value);
+				expect(option.description).toContain(`${event?.payloadEvent} (${event?.name})`);
+			}
+		},
+	);
+
+	it('Webhook → Set says empty means all events and names the common ones by their labels', () => {
+		const [, events] = eventFields[1];
 		expect(events?.default).toEqual([]);
 		expect(events?.description).toMatch(/Leave empty for all events/);
+		expect(events?.description).toMatch(/Message Received.*QR Code Updated.*Message Deleted/);
 	});
 });
 

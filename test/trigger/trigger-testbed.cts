@@ -19,7 +19,7 @@ export function registeredUrl(harness: TriggerHarness): string {
 
 export interface TriggerTestbed {
 	readonly simulator: Simulator;
-	/** Starts the trigger on `session` for Messages Upsert, with `parameters` on top. */
+	/** Starts the trigger on `session` for Message Received (MESSAGES_UPSERT), with `parameters` on top. */
 	start(
 		parameters?: Record<string, unknown>,
 		mode?: TriggerHarnessOptions['mode'],

@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { isHttpUrl } from '../../helpers/urls';
-import { INSTANCE_EVENTS } from '../../../shared/events';
+import { EVENT_OPTIONS, INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionField } from '../common.descriptions';
 import { readBoolean, readText, textFrom } from '../../helpers/fields';
@@ -39,13 +39,9 @@ const properties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		default: [],
-		options: INSTANCE_EVENTS.map((event) => ({
-			name: event.displayName,
-			value: event.name,
-			description: event.description,
-		})),
+		options: EVENT_OPTIONS,
 		description:
-			'The events to deliver. Leave empty for all events. Most workflows need Messages Upsert (new messages), QR Code Updated (pairing) and Messages Delete (deleted messages).',
+			'The events to deliver. Leave empty for all events. Most workflows need Message Received, QR Code Updated (pairing) and Message Deleted.',
 	},
 	{
 		displayName: 'Enabled',
@@ -69,7 +65,7 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether new media messages (Messages Upsert) carry the file itself as base64 in message.base64',
+			'Whether new media messages (Message Received) carry the file itself as base64 in message.base64',
 	},
 ];
 
