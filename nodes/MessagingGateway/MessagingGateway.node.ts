@@ -19,7 +19,8 @@ export class MessagingGateway implements INodeType {
 			dark: 'file:../../icons/messaging-gateway.dark.svg',
 		},
 		group: ['output'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Send and read messages, and manage sessions, groups, channels and contacts of a WhatsApp-style messaging gateway',

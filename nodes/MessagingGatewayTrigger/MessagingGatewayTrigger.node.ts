@@ -12,7 +12,12 @@ import { classifyChat } from '../shared/identifiers';
 import { splitList } from '../shared/lists';
 import type { ChatReference } from '../shared/identifiers';
 import { COMMON_EVENT_LABELS, EVENT_OPTIONS } from '../shared/events';
-import { readSessionParameter } from '../shared/session';
+import {
+	readSessionParameter,
+	searchSessions,
+	SESSION_SUBTITLE,
+	sessionFields,
+} from '../shared/session';
 import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
@@ -99,8 +104,9 @@ export class MessagingGatewayTrigger implements INodeType {
 			dark: 'file:../../icons/messaging-gateway.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{ $parameter["session"] }}',
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: `={{ ${SESSION_SUBTITLE} }}`,
 		description: 'Starts the workflow on messages and other events of a messaging gateway session',
 		defaults: { name: 'Messaging Gateway Trigger' },
 		inputs: [],
@@ -122,15 +128,7 @@ export class MessagingGatewayTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Session',
-				name: 'session',
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: 'e.g. default',
-				description: 'The session name, also called instance name',
-			},
+			...sessionFields,
 			{
 				displayName: 'Events',
 				name: 'events',
@@ -221,6 +219,8 @@ export class MessagingGatewayTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { listSearch: { searchSessions } };
 
 	webhookMethods = {
 		default: {

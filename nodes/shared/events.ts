@@ -45,7 +45,8 @@ export const INSTANCE_EVENTS: InstanceEvent[] = [
 		name: 'QRCODE_UPDATED',
 		payloadEvent: 'qrcode.updated',
 		displayName: 'QR Code Updated',
-		description: 'A new QR code to scan was generated while pairing, or the QR code limit was reached',
+		description:
+			'A new QR code to scan was generated while pairing, or the QR code limit was reached',
 	},
 	{
 		name: 'CONNECTION_UPDATE',

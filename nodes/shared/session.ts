@@ -1,7 +1,17 @@
-import type { IExecuteFunctions, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+	INodeProperties,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue, isBlank } from './values';
+import { gatewayApiRequest } from './transport';
+import { describeValue, isBlank, isObject } from './values';
 
 /** A session name as it goes into a path, or why it cannot. */
 export type SessionNameCheck = { ok: true; session: string } | { ok: false; reason: string };
@@ -30,7 +40,8 @@ export function checkSessionName(raw: unknown): SessionNameCheck {
 
 /**
  * The node's Session parameter, checked before any request. `itemIndex` is given by action
- * nodes; the trigger reads it once for the whole workflow.
+ * nodes; the trigger reads it once for the whole workflow. Version 1 stores a name, version 2 a
+ * picker value; `extractValue` gives the name for both.
  */
 export function readSessionParameter(
 	this: IExecuteFunctions | IHookFunctions | IWebhookFunctions,
@@ -38,14 +49,119 @@ export function readSessionParameter(
 ): string {
 	const raw =
 		itemIndex === undefined
-			? (this as IHookFunctions).getNodeParameter('session')
-			: (this as IExecuteFunctions).getNodeParameter('session', itemIndex);
+			? (this as IHookFunctions).getNodeParameter('session', undefined, { extractValue: true })
+			: (this as IExecuteFunctions).getNodeParameter('session', itemIndex, undefined, {
+					extractValue: true,
+				});
 	const check = checkSessionName(raw);
 	if (!check.ok) {
 		throw new NodeOperationError(this.getNode(), check.reason, {
 			itemIndex,
-			description: 'Enter the session name, also called instance name, e.g. default.',
+			description: 'Pick the session from the list, or enter its name (also called instance name).',
 		});
 	}
 	return check.session;
+}
+
+/** The Session the editor currently shows (for lists that depend on it), whatever the node version. */
+export function currentSessionValue(this: ILoadOptionsFunctions): unknown {
+	return this.getCurrentNodeParameter('session', { extractValue: true });
+}
+
+const SESSION_DESCRIPTION = 'The session, also called instance, that the node works with';
+
+/** Version 1: the session name typed as text (kept for saved workflows). */
+const sessionNameField: INodeProperties = {
+	displayName: 'Session',
+	name: 'session',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. default',
+	description: SESSION_DESCRIPTION,
+	displayOptions: { show: { '@version': [1] } },
+};
+
+/** Version 2 on: picked from the gateway's sessions, or typed by name. */
+const sessionPickerField: INodeProperties = {
+	displayName: 'Session',
+	name: 'session',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: SESSION_DESCRIPTION,
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchSessions', searchable: true },
+		},
+		{
+			displayName: 'By Name',
+			name: 'name',
+			type: 'string',
+			placeholder: 'e.g. default',
+		},
+	],
+};
+
+/** The Session field of both nodes, per node version. */
+export const sessionFields: INodeProperties[] = [sessionNameField, sessionPickerField];
+
+/** The Session field with a description that says what this operation does with the session. */
+export function sessionFieldsDescribed(description: string): INodeProperties[] {
+	return sessionFields.map((field) => ({ ...field, description }));
+}
+
+/** The subtitle part that names the session, for a stored name (version 1) or picker value (version 2). */
+export const SESSION_SUBTITLE =
+	'(typeof $parameter["session"] === "object" ? $parameter["session"].value : $parameter["session"])';
+
+function sessionLabel(instance: IDataObject, name: string): string {
+	const details = [instance.status ?? instance.connectionStatus, instance.profileName].filter(
+		(detail) => typeof detail === 'string' && detail !== '',
+	);
+	return details.length > 0 ? `${name} (${details.join(', ')})` : name;
+}
+
+/**
+ * The gateway's sessions (GET /instance/fetchInstances, the call the credential test makes), for
+ * the Session picker. A gateway that cannot list them gets one entry that says so and what to do,
+ * instead of an error or an empty list that looks like "no sessions".
+ */
+export async function searchSessions(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	let answer: unknown;
+	try {
+		answer = await gatewayApiRequest.call(this, 'GET', '/instance/fetchInstances');
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : 'unknown error';
+		return { results: [cannotList(reason)] };
+	}
+	if (!Array.isArray(answer)) {
+		return { results: [cannotList(`the gateway answered ${describeValue(answer)}, not a list`)] };
+	}
+	const needle = filter?.trim().toLowerCase() ?? '';
+	const results: INodeListSearchItems[] = [];
+	for (const entry of answer) {
+		const instance =
+			isObject(entry) && isObject<IDataObject>(entry.instance) ? entry.instance : entry;
+		if (!isObject<IDataObject>(instance)) continue;
+		const name = instance.instanceName ?? instance.name;
+		if (typeof name !== 'string' || !checkSessionName(name).ok) continue;
+		if (needle && !name.toLowerCase().includes(needle)) continue;
+		results.push({ name: sessionLabel(instance, name), value: name });
+	}
+	return { results };
+}
+
+function cannotList(reason: string): INodeListSearchItems {
+	return {
+		name: `Cannot list the sessions (${reason}). Choose "By Name" and type the session name.`,
+		value: '',
+	};
 }

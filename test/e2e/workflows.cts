@@ -1,13 +1,19 @@
 /** Workflow and credential JSON for the end-to-end tests and the sandbox. */
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+
+import { PROJECT_ROOT } from '../support/paths.cts';
 
 /** n8n prefixes node types with the package name; nodes loaded from `.n8n/custom` (n8n-node dev) get CUSTOM. */
 export type NodeTypePrefix = 'n8n-nodes-messaging-gateway' | 'CUSTOM';
 
 export const ACTION_TYPE = 'n8n-nodes-messaging-gateway.messagingGateway';
 export const TRIGGER_TYPE = 'n8n-nodes-messaging-gateway.messagingGatewayTrigger';
+/** The action node as an AI Agent's tool (n8n makes this variant of every `usableAsTool` node). */
+export const TOOL_TYPE = `${ACTION_TYPE}Tool`;
 
 function typesFor(prefix: NodeTypePrefix) {
 	return { action: `${prefix}.messagingGateway`, trigger: `${prefix}.messagingGatewayTrigger` };
@@ -194,8 +200,10 @@ export function operationCases(seed: {
 			'requestPairingCode',
 			{ session: seed.pairingSession, phoneNumber: '+55 11 98765-0099' },
 		],
+		['session', 'getMany', {}],
 		['session', 'restart', {}],
 		['session', 'setPresence', { presence: 'available' }],
+		['webhook', 'get', {}],
 		[
 			'webhook',
 			'set',
@@ -206,10 +214,18 @@ export function operationCases(seed: {
 			},
 		],
 	];
-	return cases.map(([resource, operation, parameters]) => ({
-		name: `${resource}.${operation}`,
-		parameters: { resource, operation, session, ...parameters },
-	}));
+	// Version 2 nodes: the Session is a picker value, picked from the list or typed by name.
+	return cases.map(
+		([resource, operation, { session: sessionName = session, ...parameters }], index) => ({
+			name: `${resource}.${operation}`,
+			parameters: {
+				resource,
+				operation,
+				session: { __rl: true, mode: index % 2 === 0 ? 'list' : 'name', value: sessionName },
+				...parameters,
+			},
+		}),
+	);
 }
 
 /** Manual Trigger -> every operation in parallel; each node continues on error, so one failure shows as an error item. */
@@ -229,7 +245,7 @@ export function operationsWorkflow(
 		id: randomUUID(),
 		name: operationCase.name,
 		type: ACTION_TYPE,
-		typeVersion: 1,
+		typeVersion: 2,
 		position: [300, index * 120],
 		parameters: operationCase.parameters as INode['parameters'],
 		credentials: { [CREDENTIAL_TYPE]: credential },
@@ -319,4 +335,20 @@ export function countingTriggerWorkflow(credential: CredentialRef, session: stri
 		],
 		connections: {},
 	};
+}
+
+/** The importable example workflows users download: `examples/*.json`. */
+export const EXAMPLES_FOLDER = path.join(PROJECT_ROOT, 'examples');
+
+/** The file names of the example workflows, sorted. */
+export function exampleFileNames(): string[] {
+	return fs
+		.readdirSync(EXAMPLES_FOLDER)
+		.filter((name) => name.endsWith('.json'))
+		.sort();
+}
+
+/** One example workflow as a user's "Import from File" reads it. */
+export function readExample(fileName: string): WorkflowJson {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_FOLDER, fileName), 'utf8')) as WorkflowJson;
 }

@@ -20,6 +20,8 @@ export interface RunGatewayOptions {
 	onError?: RunNodeOptions['onError'];
 	/** Overrides the API key sent (e.g. a wrong one). */
 	apiKey?: string;
+	/** The node version (default 1, which saved workflows of the first release have). */
+	typeVersion?: number;
 }
 
 export async function runGateway(
@@ -41,6 +43,7 @@ export async function runGateway(
 		parameters,
 		items: options.items,
 		onError: options.onError,
+		typeVersion: options.typeVersion,
 	});
 }
 

@@ -30,6 +30,8 @@ export interface ListSearchOptions {
 	path?: string;
 	requestBodyStyle?: RequestBodyStyle;
 	apiKey?: string;
+	/** The node version (default 1). */
+	typeVersion?: number;
 }
 
 let loadCounter = 0;
@@ -44,7 +46,7 @@ export async function runListSearch(
 		id: 'under-test',
 		name: 'Messaging Gateway',
 		type: GATEWAY_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: options.parameters,
 		credentials: { messagingGatewayApi: { id: 'messagingGatewayApi-id', name: 'Gateway (test)' } },

@@ -68,6 +68,8 @@ export interface TriggerHarnessOptions {
 	parameters: INodeParameters;
 	/** 'trigger' for an active workflow, 'manual' for "Listen for test event". */
 	mode?: WorkflowExecuteMode;
+	/** The node version (default 1). */
+	typeVersion?: number;
 }
 
 interface JsonResponse {
@@ -142,7 +144,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		id: 'trigger-node',
 		name: TRIGGER_NODE_NAME,
 		type: TRIGGER_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters: options.parameters,

@@ -23,6 +23,7 @@ export interface TriggerTestbed {
 	start(
 		parameters?: Record<string, unknown>,
 		mode?: TriggerHarnessOptions['mode'],
+		typeVersion?: number,
 	): Promise<TriggerHarness>;
 }
 
@@ -49,11 +50,12 @@ export function useTriggerTestbed(session: string): TriggerTestbed {
 			if (!simulator) throw new Error('The simulator starts in beforeAll');
 			return simulator;
 		},
-		async start(parameters = {}, mode) {
+		async start(parameters = {}, mode, typeVersion) {
 			trigger = await startTriggerHarness({
 				gateway: this.simulator,
 				parameters: { session, events: ['MESSAGES_UPSERT'], ...parameters } as never,
 				mode,
+				typeVersion,
 			});
 			return trigger;
 		},

@@ -3,15 +3,37 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { parseChat } from '../../shared/identifiers';
 import { readSessionParameter } from '../../shared/session';
 
-export const sessionField: INodeProperties = {
-	displayName: 'Session',
-	name: 'session',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. default',
-	description: 'The session name, also called instance name',
-};
+export { sessionFields, sessionFieldsDescribed } from '../../shared/session';
+
+/**
+ * A field whose default changed in a later node version. n8n does not store defaults in saved
+ * workflows, so a saved node of an earlier version must keep seeing its own default: `property` (with
+ * today's default) is shown from the newest version on, and a copy per earlier version carries the
+ * default that version had.
+ */
+export function withEarlierDefaults(
+	earlierDefaults: Record<number, INodeProperties['default']>,
+	property: INodeProperties,
+): INodeProperties[] {
+	const earlierVersions = Object.keys(earlierDefaults).map(Number);
+	return [
+		{
+			...property,
+			displayOptions: {
+				...property.displayOptions,
+				hide: { ...property.displayOptions?.hide, '@version': earlierVersions },
+			},
+		},
+		...earlierVersions.map((version) => ({
+			...property,
+			default: earlierDefaults[version],
+			displayOptions: {
+				...property.displayOptions,
+				show: { ...property.displayOptions?.show, '@version': [version] },
+			},
+		})),
+	];
+}
 
 /** The Session of an item, checked before any request (see `readSessionParameter`). */
 export function readSession(this: IExecuteFunctions, itemIndex: number): string {

@@ -7,8 +7,10 @@ import type {
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkSessionName } from '../../shared/session';
+import { checkSessionName, currentSessionValue } from '../../shared/session';
 import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
+
+export { searchSessions } from '../../shared/session';
 
 const PAGE_SIZE = 50;
 
@@ -17,7 +19,7 @@ const PAGE_SIZE = 50;
  * error in the dropdown) instead of showing an empty list that looks like "no chats".
  */
 function currentSession(this: ILoadOptionsFunctions): string {
-	const raw = this.getCurrentNodeParameter('session');
+	const raw = currentSessionValue.call(this);
 	const check = checkSessionName(raw);
 	if (check.ok) return check.session;
 	const empty = raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '');

@@ -10,10 +10,10 @@ import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { isBlank, readText } from '../../helpers/fields';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'Name',
 		name: 'name',

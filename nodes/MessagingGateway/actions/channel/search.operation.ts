@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
 import { collectCursorPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { optionFrom } from '../../helpers/fields';
 import { expectList } from '../../helpers/responses';
 
@@ -59,7 +59,7 @@ function readListedValue(
 }
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'View',
 		name: 'view',

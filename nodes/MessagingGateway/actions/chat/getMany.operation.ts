@@ -11,13 +11,13 @@ import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { parseChat, toChatId } from '../../../shared/identifiers';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 
 /** The gateway's default page size for the overview; larger pages are not documented. */
 const PAGE_SIZE = 20;
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	...returnAllProperties(),
 	{
 		displayName: 'Filters',

@@ -4,10 +4,10 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { parseChat, toJid } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionField } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	contactLocator(
 		'contact',
 		'Contact',

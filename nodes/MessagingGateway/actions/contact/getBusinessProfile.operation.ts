@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionField } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	contactLocator(
 		'contact',
 		'Contact',

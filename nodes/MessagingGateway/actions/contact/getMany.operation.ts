@@ -4,12 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 
 /** The gateway's default page size for contacts; larger pages are not documented. */
 const PAGE_SIZE = 100;
 
-const properties: INodeProperties[] = [sessionField, ...returnAllProperties()];
+const properties: INodeProperties[] = [...sessionFields, ...returnAllProperties()];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['getMany'] } },

@@ -8,13 +8,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionField } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields } from '../common.descriptions';
 import { optionBoolean } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
 import { outputFieldName } from '../../helpers/message';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	contactLocator(
 		'contact',
 		'Contact',

@@ -3,10 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { groupIdLocator, readGroupId, readSession, sessionField } from '../common.descriptions';
+import { groupIdLocator, readGroupId, readSession, sessionFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		...groupIdLocator,
 		description:

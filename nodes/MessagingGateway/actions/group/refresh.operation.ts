@@ -3,14 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		...sessionField,
-		description:
-			'The session name, also called instance name. Its groups are synchronised with the messaging network; gateways may rate-limit frequent refreshes.',
-	},
+	...sessionFieldsDescribed(
+		'The session, also called instance. Its groups are synchronised with the messaging network; gateways may rate-limit frequent refreshes.',
+	),
 ];
 
 export const description = updateDisplayOptions(

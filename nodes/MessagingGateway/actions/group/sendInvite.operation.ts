@@ -8,14 +8,14 @@ import {
 	groupIdLocator,
 	readGroupId,
 	readSession,
-	sessionField,
+	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { isBlank, readText } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		...groupIdLocator,
 		description: 'The group whose invite link is sent, e.g. 120363012345678901@g.us',

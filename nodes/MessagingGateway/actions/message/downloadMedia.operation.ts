@@ -14,11 +14,11 @@ import {
 	readBinaryPropertyName,
 	readShortMessageId,
 } from '../../helpers/message';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { optionBoolean, readBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'Message ID',
 		name: 'messageId',

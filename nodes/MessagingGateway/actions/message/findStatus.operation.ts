@@ -9,11 +9,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toJid } from '../../../shared/identifiers';
 import { readShortMessageId } from '../../helpers/message';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { booleanFrom, integerFrom, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'Limit',
 		name: 'limit',

@@ -14,11 +14,11 @@ import {
 	extensionForMimeType,
 	readBinaryPropertyName,
 } from '../../helpers/message';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { readBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'Message ID',
 		name: 'messageId',

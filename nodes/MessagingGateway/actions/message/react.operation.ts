@@ -10,12 +10,12 @@ import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transpor
 import type { FullMessageId } from '../../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
 import { chatIdToJid, fieldError, participantOf, responseObject } from '../../helpers/message';
-import { readSession, sessionField, waitBetweenItemsOption } from '../common.descriptions';
+import { readSession, sessionFields, waitBetweenItemsOption } from '../common.descriptions';
 import { isBlank, textFrom } from '../../helpers/fields';
 import { describeValue } from '../../../shared/values';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'Message ID',
 		name: 'messageId',

@@ -14,7 +14,7 @@ import { isHttpUrl } from '../../helpers/urls';
 import {
 	readSession,
 	sendTargetField,
-	sessionField,
+	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { isBlank, readText, textFrom } from '../../helpers/fields';
@@ -27,7 +27,7 @@ const BUTTON_LIMITS = { total: 10, perType: { url: 2, call: 1, copy: 1 } } as co
 const BUTTON_RULE = `At most ${BUTTON_LIMITS.total} buttons, of which at most ${BUTTON_LIMITS.perType.url} URL, ${BUTTON_LIMITS.perType.call} call and ${BUTTON_LIMITS.perType.copy} copy button.`;
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	sendTargetField('write to'),
 	{
 		displayName: 'Header',

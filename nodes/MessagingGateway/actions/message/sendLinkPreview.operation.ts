@@ -26,7 +26,7 @@ import { isHttpUrl } from '../../helpers/urls';
 import {
 	readSession,
 	sendTargetField,
-	sessionField,
+	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
@@ -34,7 +34,7 @@ import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fie
 const PREVIEW_IMAGE_URL_RULE = `A public http(s) link to the image. With the Request Body Style "Chat ID + Session (Shape A)" the gateway downloads it; with "JID + Session ID (Shape B)" n8n downloads it and sends it inline: never with the API key, at most ${PUBLIC_FILE_LIMITS.maxBytes / (1024 * 1024)} MB within ${PUBLIC_FILE_LIMITS.deadlineMs / 1000} s, and only if the host says it is an image.`;
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	sendTargetField('write to'),
 	{
 		displayName: 'Text',

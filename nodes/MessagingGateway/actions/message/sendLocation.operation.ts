@@ -19,13 +19,13 @@ import {
 import {
 	readSession,
 	sendTargetField,
-	sessionField,
+	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { decimalFrom, readText } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	sendTargetField('send the location to'),
 	{
 		displayName: 'Latitude',

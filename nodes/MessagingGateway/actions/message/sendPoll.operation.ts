@@ -18,13 +18,13 @@ import {
 import {
 	readSession,
 	sendTargetField,
-	sessionField,
+	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { isBlank, readBoolean, readText, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	sendTargetField('send the poll to'),
 	{
 		displayName: 'Question',

@@ -22,13 +22,13 @@ import {
 import {
 	readSession,
 	sendTargetField,
-	sessionField,
+	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { booleanFrom, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	sendTargetField('write to'),
 	{
 		displayName: 'Text',

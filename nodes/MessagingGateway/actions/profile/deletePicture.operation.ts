@@ -3,14 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	{
-		...sessionField,
-		description:
-			'The session name, also called instance name. Its profile picture is removed; the gateway answers 404 when there is none.',
-	},
+	...sessionFieldsDescribed(
+		'The session, also called instance. Its profile picture is removed; the gateway answers 404 when there is none.',
+	),
 ];
 
 export const description = updateDisplayOptions(

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed } from '../common.descriptions';
 import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
@@ -13,11 +13,9 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		...sessionField,
-		description:
-			"The session name, also called instance name. Returns the account's chat ID, display name and picture URL.",
-	},
+	...sessionFieldsDescribed(
+		"The session, also called instance. Returns the account's chat ID, display name and picture URL.",
+	),
 ];
 
 export const description = updateDisplayOptions(

@@ -9,17 +9,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed } from '../common.descriptions';
 
 /** What the network takes as a profile picture. */
 const PICTURE_TYPES = ['image/jpeg', 'image/png'];
 
 const properties: INodeProperties[] = [
-	{
-		...sessionField,
-		description:
-			'The session name, also called instance name. Its profile picture is replaced by the given image (JPEG or PNG).',
-	},
+	...sessionFieldsDescribed(
+		'The session, also called instance. Its profile picture is replaced by the given image (JPEG or PNG).',
+	),
 	...fileSourceProperties('picture', 'Picture', false),
 ];
 

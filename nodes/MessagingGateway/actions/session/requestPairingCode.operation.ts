@@ -8,12 +8,12 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
 import { phoneDigits } from '../../../shared/identifiers';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { expectObject } from '../../helpers/responses';
 import { describeValue } from '../../../shared/values';
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'Phone Number',
 		name: 'phoneNumber',

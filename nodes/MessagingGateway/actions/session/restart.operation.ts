@@ -7,10 +7,10 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { responseOr } from '../../helpers/responses';
 
-const properties: INodeProperties[] = [sessionField];
+const properties: INodeProperties[] = [...sessionFields];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['session'], operation: ['restart'] } },

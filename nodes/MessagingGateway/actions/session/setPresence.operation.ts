@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { optionFrom } from '../../helpers/fields';
 
 const PRESENCE_OPTIONS = [
@@ -17,7 +17,7 @@ const PRESENCE_OPTIONS = [
 const PRESENCES = PRESENCE_OPTIONS.map((option) => option.value);
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'Presence',
 		name: 'presence',

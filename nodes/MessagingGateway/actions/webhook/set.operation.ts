@@ -9,7 +9,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { isHttpUrl } from '../../helpers/urls';
 import { EVENT_OPTIONS, INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionField } from '../common.descriptions';
+import { readSession, sessionFields } from '../common.descriptions';
 import { readBoolean, readText, textFrom } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
 
@@ -23,7 +23,7 @@ const EVENT_BY_ALIAS = new Map(
 );
 
 const properties: INodeProperties[] = [
-	sessionField,
+	...sessionFields,
 	{
 		displayName: 'URL',
 		name: 'url',

@@ -1,0 +1,43 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest } from '../../../shared/transport';
+import { expectList } from '../../helpers/responses';
+import { isObject } from '../../../shared/values';
+
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['session'], operation: ['getMany'] } },
+	properties,
+);
+
+/** Instance fields that are secrets (each instance's own API key), never put in an output item. */
+const SECRET_FIELDS = new Set(['apikey', 'token', 'integration']);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	// The same call the credential test and the Session picker make.
+	const entries = expectList.call(
+		this,
+		await gatewayApiRequest.call(this, 'GET', '/instance/fetchInstances', { itemIndex }),
+		undefined,
+		itemIndex,
+	);
+	return entries.map((entry) => {
+		const instance = isObject<IDataObject>(entry.instance) ? entry.instance : entry;
+		const visible = Object.fromEntries(
+			Object.entries(instance).filter(([key]) => !SECRET_FIELDS.has(key.toLowerCase())),
+		);
+		return {
+			json: { session: instance.instanceName ?? instance.name ?? null, ...visible },
+		};
+	});
+}
