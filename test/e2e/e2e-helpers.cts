@@ -1,4 +1,8 @@
-/** What the end-to-end test files share: waiting for n8n, credentials, executions. */
+/** What the end-to-end test files share: waiting for n8n, credentials, executions, scratch files. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -99,4 +103,37 @@ export async function activate(n8n: N8nInstance, workflowId: string): Promise<vo
 		if (state === 'failed') throw new Error(`activation failed: ${JSON.stringify(status.data)}`);
 		return state === 'published' ? true : undefined;
 	});
+}
+
+/** A new empty folder under the system's temporary folder; remove it with `removeFolder`. */
+export function scratchFolder(prefix: string): string {
+	return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function removeFolder(folder: string): void {
+	fs.rmSync(folder, { recursive: true, force: true });
+}
+
+/** Every file below `folder` (relative paths, sorted) with its content. */
+export function filesIn(folder: string): Array<{ path: string; content: Buffer }> {
+	return (fs.readdirSync(folder, { recursive: true }) as string[])
+		.filter((entry) => fs.statSync(path.join(folder, entry)).isFile())
+		.sort()
+		.map((entry) => ({ path: entry, content: fs.readFileSync(path.join(folder, entry)) }));
+}
+
+/**
+ * The bytes of a binary field of an execution's item: inline as base64, or kept by n8n's
+ * binary data store (an `id`), then fetched as the editor does to show it.
+ */
+export async function binaryContent(n8n: N8nInstance, binary: IDataObject): Promise<Buffer> {
+	if (typeof binary.id !== 'string') return Buffer.from(String(binary.data), 'base64');
+	const response = await n8n.rest.get('/binary-data', {
+		params: { id: binary.id, action: 'download' },
+		responseType: 'arraybuffer',
+	});
+	if (response.status !== 200) {
+		throw new Error(`Fetching binary data ${binary.id} failed: ${response.status}`);
+	}
+	return Buffer.from(response.data as ArrayBuffer);
 }

@@ -1,0 +1,394 @@
+/**
+ * The example workflows users import (examples/*.json) in a real n8n 2.41.1 against the gateway
+ * simulator: each file is saved as the editor saves an imported file, with only its Session (and
+ * the download folder) changed; n8n links its credentials by name; then it runs as a user runs it
+ * (activated and fed by the gateway, or executed) and the test checks what reached the gateway.
+ */
+import axios from 'axios';
+import { sleep } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, IRun, IRunData } from 'n8n-workflow';
+
+import { SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { avatarPng } from '../simulator/png.cts';
+import { startFakeOpenAi } from '../support/fake-openai.cts';
+import type { FakeOpenAi } from '../support/fake-openai.cts';
+import {
+	activate,
+	allExecutions,
+	binaryContent,
+	createCredential,
+	filesIn,
+	removeFolder,
+	scratchFolder,
+	until,
+} from './e2e-helpers.cts';
+import { executeWorkflow } from './n8n-cli.cts';
+import { startN8n } from './n8n-instance.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+import {
+	ACTION_TYPE,
+	CREDENTIAL_TYPE,
+	exampleFileNames,
+	readExample,
+	TOOL_TYPE,
+	TRIGGER_TYPE,
+} from './workflows.cts';
+import type { WorkflowJson } from './workflows.cts';
+
+/** The names n8n gives a new credential of each type, which the examples refer to. */
+const CREDENTIAL_NAMES: Record<string, string> = {
+	[CREDENTIAL_TYPE]: 'Messaging Gateway API account',
+	openAiApi: 'OpenAI account',
+};
+/** What the examples have in the Session fields a user sets after import. */
+const SESSION_PLACEHOLDER = 'default';
+/** Where the download example writes: n8n's only writable folder by default, in its Docker image. */
+const FILES_FOLDER_PLACEHOLDER = '/home/node/.n8n-files';
+const OUR_TYPES = [ACTION_TYPE, TRIGGER_TYPE, TOOL_TYPE];
+
+const CONNECTED = SEED.instances.connected.name;
+const PAIRING = SEED.instances.pairing.name;
+const ALICE = SEED.contacts.alice;
+const BRUNO = SEED.contacts.bruno;
+
+let simulator: Simulator;
+let fakeOpenAi: FakeOpenAi;
+let n8n: N8nInstance;
+let filesFolder: string;
+const credentialIds: Record<string, string> = {};
+
+beforeAll(async () => {
+	simulator = await startSimulator();
+	fakeOpenAi = await startFakeOpenAi();
+	filesFolder = scratchFolder('n8n-mg-example-files-');
+	n8n = await startN8n({ env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder } });
+	const gateway = await createCredential(n8n, CREDENTIAL_NAMES[CREDENTIAL_TYPE], {
+		baseUrl: simulator.url,
+		apiKey: simulator.apiKey,
+	});
+	credentialIds[CREDENTIAL_TYPE] = gateway.id;
+	const openAi = await n8n.api.post('/credentials', {
+		name: CREDENTIAL_NAMES.openAiApi,
+		type: 'openAiApi',
+		data: { apiKey: 'dummy-openai-key', url: fakeOpenAi.baseUrl, header: false },
+	});
+	if (openAi.status !== 200) {
+		throw new Error(`Creating the OpenAI credential failed: ${JSON.stringify(openAi.data)}`);
+	}
+	credentialIds.openAiApi = String(openAi.data.id);
+}, 300_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await fakeOpenAi?.stop();
+	await simulator?.stop();
+	if (filesFolder) removeFolder(filesFolder);
+});
+
+/** The session name a Session parameter holds: text (node version 1) or a picker value (version 2 on). */
+function sessionNameOf(parameter: unknown): unknown {
+	return typeof parameter === 'object' && parameter !== null
+		? (parameter as IDataObject).value
+		: parameter;
+}
+
+/** The example as a user has it after setting the Session (nodes that take it from the trigger keep their expression). */
+function withSession(example: WorkflowJson, session: string): WorkflowJson {
+	const nodes = example.nodes.map((node) => {
+		const current = node.parameters.session;
+		if (!OUR_TYPES.includes(node.type) || sessionNameOf(current) !== SESSION_PLACEHOLDER)
+			return node;
+		const chosen =
+			typeof current === 'object' ? { ...(current as IDataObject), value: session } : session;
+		return { ...node, parameters: { ...node.parameters, session: chosen } };
+	});
+	return { ...example, nodes };
+}
+
+/** Saves the example as the editor saves an imported file, and checks n8n linked the credentials by their names. */
+async function importExample(example: WorkflowJson): Promise<string> {
+	const saved = await n8n.rest.post('/workflows', example);
+	expect(saved.status).toBe(200);
+	const nodes = saved.data.data.nodes as INode[];
+	const linked = nodes.flatMap((node) =>
+		Object.entries(node.credentials ?? {}).map(([type, credential]) => ({ type, credential })),
+	);
+	expect(linked.length).toBeGreaterThan(0);
+	for (const { type, credential } of linked) {
+		expect({ type, credential }).toEqual({
+			type,
+			credential: { id: credentialIds[type], name: CREDENTIAL_NAMES[type] },
+		});
+	}
+	return String(saved.data.data.id);
+}
+
+/** Waits until the workflow has `count` finished executions; returns them with their data. */
+async function finishedExecutions(workflowId: string, count: number): Promise<IDataObject[]> {
+	return await until(`${count} finished execution(s)`, 60_000, async () => {
+		const executions = await allExecutions(n8n, workflowId, true);
+		return executions.length >= count && executions.every((execution) => execution.stoppedAt)
+			? executions
+			: undefined;
+	});
+}
+
+function runDataOf(execution: IDataObject): IRunData {
+	return (execution.data as unknown as IRun['data']).resultData.runData;
+}
+
+/** "success", or the status with the error's message, so a failure says what went wrong. */
+function outcome(execution: IDataObject): string {
+	const error = (execution.data as unknown as IRun['data'] | undefined)?.resultData.error;
+	return error ? `${execution.status}: ${error.message}` : String(execution.status);
+}
+
+function firstItems(runData: IRunData, node: string): INodeExecutionData[] {
+	return runData[node]?.[0]?.data?.main?.[0] ?? [];
+}
+
+/** Activates the workflow for `act`, and deactivates it afterwards even when `act` fails (one webhook per session). */
+async function whileActive(workflowId: string, act: () => Promise<void>): Promise<void> {
+	await activate(n8n, workflowId);
+	let failure: unknown;
+	try {
+		await act();
+	} catch (error) {
+		failure = error;
+	}
+	const deactivated = await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
+	// The first failure is the one to read.
+	if (failure) throw failure;
+	expect(deactivated.status).toBe(200);
+}
+
+function sendTextRequests() {
+	return simulator.requestsTo('/message/sendText/', 'POST');
+}
+
+interface LoadedNodeType {
+	name: string;
+	version: number | number[];
+	properties: Array<{ name: string }>;
+}
+let nodeTypesLoaded: Promise<LoadedNodeType[]> | undefined;
+
+/** Every node type (each version) the editor knows, fetched once: the list is large. */
+async function loadedNodeTypes(): Promise<LoadedNodeType[]> {
+	nodeTypesLoaded ??= n8n.web.get('/types/nodes.json').then((response) => {
+		expect(response.status).toBe(200);
+		return response.data as LoadedNodeType[];
+	});
+	return await nodeTypesLoaded;
+}
+
+interface ExampleCase {
+	/** The session the user would set after import. */
+	session: string;
+	run(workflowId: string, example: WorkflowJson): Promise<void>;
+}
+
+function nodeOf(example: WorkflowJson, type: string): INode {
+	const node = example.nodes.find((candidate) => candidate.type === type);
+	if (!node) throw new Error(`The example has no ${type} node`);
+	return node;
+}
+
+const CASES: Record<string, ExampleCase> = {
+	'echo-bot.json': {
+		session: CONNECTED,
+		run: async (workflowId) => {
+			await whileActive(workflowId, async () => {
+				await simulator.injectInboundMessage({ from: ALICE.number, text: 'hello examples' });
+				await finishedExecutions(workflowId, 1);
+				const reply = await until('the echo', 10_000, async () => sendTextRequests().at(-1));
+				expect(reply.path).toBe(`/message/sendText/${CONNECTED}`);
+				expect(reply.body).toEqual({
+					number: ALICE.number,
+					textMessage: { text: 'Echo: hello examples' },
+				});
+				// The bot's own echo comes back as a delivery and must not be echoed again.
+				await sleep(1500);
+				expect(sendTextRequests()).toHaveLength(1);
+				expect(await allExecutions(n8n, workflowId)).toHaveLength(1);
+			});
+		},
+	},
+
+	'qr-login.json': {
+		session: PAIRING,
+		run: async (workflowId) => {
+			await whileActive(workflowId, async () => {
+				const restart = await axios.put(`${simulator.url}/instance/restart/${PAIRING}`, undefined, {
+					headers: { apikey: simulator.apiKey },
+				});
+				expect(restart.status).toBe(200);
+				const [execution] = await finishedExecutions(workflowId, 1);
+				expect(outcome(execution)).toBe('success');
+				const [item] = firstItems(runDataOf(execution), 'On QR Code');
+				expect(item.json).toEqual(
+					expect.objectContaining({ event: 'QRCODE_UPDATED', session: PAIRING }),
+				);
+				expect(item.binary?.data).toEqual(
+					expect.objectContaining({ mimeType: 'image/png', fileName: 'qrcode.png' }),
+				);
+				const png = await binaryContent(n8n, item.binary!.data as unknown as IDataObject);
+				const delivered = simulator.deliveries.find(
+					(delivery) => delivery.body?.event === 'qrcode.updated',
+				);
+				const dataUri = String((delivered?.body?.data?.qrcode as IDataObject).base64);
+				expect(png.subarray(0, 8)).toEqual(Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'));
+				expect(png.equals(Buffer.from(dataUri.split(',')[1], 'base64'))).toBe(true);
+			});
+		},
+	},
+
+	'bulk-send.json': {
+		session: CONNECTED,
+		run: async (workflowId, example) => {
+			const send = nodeOf(example, ACTION_TYPE);
+			const waitMs = (send.parameters.options as IDataObject).waitBetweenItems as number;
+			expect(waitMs).toBeGreaterThan(0);
+
+			const run: IRun = await executeWorkflow(n8n, workflowId);
+
+			expect(run.data.resultData.error).toBeUndefined();
+			const recipients = firstItems(run.data.resultData.runData, 'Recipients');
+			expect(recipients.length).toBeGreaterThan(1);
+			const sent = sendTextRequests();
+			expect(sent.map((request) => request.body)).toEqual(
+				recipients.map(({ json }) => ({
+					number: String(json.number).replace(/\D/g, ''),
+					textMessage: { text: `Hi ${json.name}! Our shop opens at 9 am tomorrow. See you there!` },
+				})),
+			);
+			const gaps = sent.slice(1).map((request, index) => request.at - sent[index].at);
+			// Timers may fire a millisecond early; anything shorter would mean no wait at all.
+			for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(waitMs - 5);
+			expect(firstItems(run.data.resultData.runData, send.name)).toHaveLength(recipients.length);
+		},
+	},
+
+	'download-media.json': {
+		session: CONNECTED,
+		run: async (workflowId) => {
+			const photo = avatarPng([200, 40, 90], 24);
+			await whileActive(workflowId, async () => {
+				// A text message is filtered out; only the photo is downloaded and written.
+				await simulator.injectInboundMessage({ from: BRUNO.number, text: 'no file here' });
+				const image = await simulator.injectInboundMessage({
+					from: ALICE.number,
+					media: { mimetype: 'image/png', base64: photo.toString('base64'), caption: 'receipt' },
+				});
+				const executions = await finishedExecutions(workflowId, 2);
+				expect(executions.map(outcome)).toEqual(['success', 'success']);
+				expect(filesIn(filesFolder)).toEqual([
+					{ path: `media-${image.shortId}.png`, content: photo },
+				]);
+				expect(simulator.requestsTo('/chat/getBase64FromMediaMessage/', 'POST')).toHaveLength(1);
+			});
+		},
+	},
+
+	'ai-agent-tool.json': {
+		session: CONNECTED,
+		run: async (workflowId, example) => {
+			const tool = nodeOf(example, TOOL_TYPE);
+			const script = {
+				toolArguments: { message: 'We open at 9 am tomorrow. See you!' },
+				finalText: 'I told the customer we open at 9 am.',
+			};
+			fakeOpenAi.script(script);
+			await whileActive(workflowId, async () => {
+				await simulator.injectInboundMessage({ from: ALICE.number, text: 'When do you open?' });
+				const [execution] = await finishedExecutions(workflowId, 1);
+				expect(outcome(execution)).toBe('success');
+				expect(firstItems(runDataOf(execution), 'AI Agent')[0].json.output).toBe(script.finalText);
+			});
+			// The tool sent what the model asked for, to the customer who wrote.
+			expect(sendTextRequests().map((request) => request.body)).toEqual([
+				{ number: ALICE.number, textMessage: { text: script.toolArguments.message } },
+			]);
+			const [toolCall, final] = fakeOpenAi.completions;
+			expect(fakeOpenAi.completions).toHaveLength(2);
+			expect(toolCall.authorization).toBe('Bearer dummy-openai-key');
+			expect(toolCall.body.tools?.map((offered) => offered.function.name)).toEqual([
+				tool.name.replace(/ /g, '_'),
+			]);
+			expect(toolCall.body.tools?.[0].function.parameters).toEqual(
+				expect.objectContaining({ required: ['message'] }),
+			);
+			expect(JSON.stringify(toolCall.body.messages)).toContain('When do you open?');
+			// The model got the tool's result: the sent message's ID.
+			const toolResult = final.body.messages.find((message) => message.role === 'tool');
+			expect(String(toolResult?.content)).toMatch(new RegExp(`true_${ALICE.chatId}_`));
+			expect(final.answered).toEqual({ text: script.finalText });
+		},
+	},
+};
+
+describe('the example workflows', () => {
+	const files = exampleFileNames();
+
+	it('are the files the cases cover, and no case lacks its file', () => {
+		expect(files.length).toBeGreaterThan(0);
+		expect(Object.keys(CASES).sort()).toEqual(files);
+	});
+
+	it.each(files)(
+		'%s uses node types, versions and parameters that n8n has (our nodes at their newest version), and no credential of this instance',
+		async (file) => {
+			const example = readExample(file);
+			const nodeTypes = await loadedNodeTypes();
+			for (const node of example.nodes) {
+				const type = nodeTypes.find(
+					(candidate) =>
+						candidate.name === node.type &&
+						([] as number[]).concat(candidate.version).includes(node.typeVersion),
+				);
+				expect({ node: node.name, known: type !== undefined }).toEqual({
+					node: node.name,
+					known: true,
+				});
+				if (OUR_TYPES.includes(node.type)) {
+					const versions = nodeTypes
+						.filter((candidate) => candidate.name === node.type)
+						.flatMap((candidate) => ([] as number[]).concat(candidate.version));
+					expect({ node: node.name, typeVersion: node.typeVersion }).toEqual({
+						node: node.name,
+						typeVersion: Math.max(...versions),
+					});
+				}
+				const names = new Set(type!.properties.map((property) => property.name));
+				const unknown = Object.keys(node.parameters).filter((name) => !names.has(name));
+				expect({ node: node.name, unknown }).toEqual({ node: node.name, unknown: [] });
+				for (const [credentialType, credential] of Object.entries(node.credentials ?? {})) {
+					expect(credential).toEqual({ id: null, name: CREDENTIAL_NAMES[credentialType] });
+				}
+			}
+		},
+	);
+
+	it.each(files)(
+		'%s runs once imported with its Session set',
+		async (file) => {
+			const exampleCase = CASES[file];
+			expect(exampleCase).toBeDefined();
+			const example = readExample(file);
+			const placeholders = example.nodes.filter(
+				(node) => sessionNameOf(node.parameters.session) === SESSION_PLACEHOLDER,
+			);
+			expect(placeholders.length).toBeGreaterThan(0);
+			const imported = JSON.parse(
+				JSON.stringify(withSession(example, exampleCase.session))
+					.split(FILES_FOLDER_PLACEHOLDER)
+					.join(filesFolder),
+			) as WorkflowJson;
+			simulator.clearLogs();
+
+			await exampleCase.run(await importExample(imported), example);
+		},
+		120_000,
+	);
+});
