@@ -1,10 +1,19 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+
+/** The header names a gateway may read its API key from: the spec's `apikey`, or WAHA's `X-Api-Key`. */
+const API_KEY_HEADERS = ['apikey', 'X-Api-Key'] as const;
+
+/** The header the credential sends its key in; anything unknown falls back to the spec's `apikey`. */
+export function apiKeyHeaderOf(credentials: ICredentialDataDecryptedObject): string {
+	return API_KEY_HEADERS.find((header) => header === credentials.keyHeader) ?? 'apikey';
+}
 
 export class MessagingGatewayApi implements ICredentialType {
 	name = 'messagingGatewayApi';
@@ -47,7 +56,27 @@ export class MessagingGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				"The gateway's API key from its dashboard, sent as the <code>apikey</code> header on every request",
+				"The gateway's API key from its dashboard, sent on every request in the header chosen below",
+		},
+		{
+			displayName: 'API Key Header',
+			name: 'keyHeader',
+			type: 'options',
+			default: 'apikey',
+			options: [
+				{
+					name: 'apikey (Evolution API and Compatible Gateways)',
+					value: 'apikey',
+					description: "The header this package's gateway API and Evolution API read",
+				},
+				{
+					name: 'X-Api-Key (WAHA)',
+					value: 'X-Api-Key',
+					description: 'The header WAHA reads; with apikey, a WAHA that has a key answers 401',
+				},
+			],
+			description:
+				'The HTTP header that carries the API key. Keep apikey unless your gateway is WAHA or documents X-Api-Key.',
 		},
 		{
 			displayName: 'Request Body Style',
@@ -56,29 +85,39 @@ export class MessagingGatewayApi implements ICredentialType {
 			default: 'chatIdSession',
 			options: [
 				{
-					name: 'Chat ID + Session (Shape A)',
+					name: 'chatId + session (WAHA and Most Gateways)',
 					value: 'chatIdSession',
-					description: 'Bodies carry "chatId" (e.g. 5511999999999@c.us) and "session"',
+					description:
+						'Bodies name the chat "chatId" (e.g. 5511999999999@c.us) and the session "session", as WAHA does',
 				},
 				{
-					name: 'JID + Session ID (Shape B)',
+					name: 'jid + sessionId (Wappfy-Style Gateways)',
 					value: 'jidSessionId',
-					description: 'Bodies carry "jid" (e.g. 5511999999999@s.messenger.net) and "sessionId"',
+					description:
+						'Bodies name the chat "jid" (e.g. 5511999999999@s.whatsapp.net) and the session "sessionId"',
+				},
+				{
+					name: 'Detect Automatically',
+					value: 'auto',
+					description:
+						'Start with chatId + session; if the gateway rejects a body with 400, try jid + sessionId once and keep what works',
 				},
 			],
 			description:
-				'How your gateway expects the body of the /api/ send, poll, reaction, link-preview, pairing-code and channel-search operations. Shape A is the WAHA-style default; pick Shape B if your gateway rejects Shape A with 400. Paths, the apikey header and the instance operations are the same in both.',
+				'How your gateway names the chat and the session in the body of polls, reactions, link previews, pairing codes and channel searches. Keep the first choice unless those operations fail with 400 naming jid or sessionId; then pick the second, or let the node detect it. Everything else is the same in all choices.',
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				apikey: '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	// A function rather than a generic header map: the header's name is a setting of the credential.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, [apiKeyHeaderOf(credentials)]: credentials.apiKey },
+		};
+	}
 
 	// Lists the instances: the one gateway call that needs a valid key but no session name.
 	test: ICredentialTestRequest = {

@@ -80,7 +80,7 @@ const DEFAULT_DELIVERY_WAIT_MS = 5000;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const core = new Core(options.apiKey ?? DEFAULT_API_KEY);
-	const server = new SimulatorServer(core, ALL_ROUTES);
+	const server = new SimulatorServer(core, ALL_ROUTES, options.apiKeyHeader);
 	core.baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	let stopped: Promise<void> | undefined;
 

@@ -27,10 +27,13 @@ function parseQuery(queryString: string): Record<string, string | string[]> {
 	return query;
 }
 
-function recordedHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+function recordedHeaders(
+	headers: http.IncomingHttpHeaders,
+	keyHeader: string,
+): Record<string, string> {
 	const recorded: Record<string, string> = {};
 	for (const [name, value] of Object.entries(headers)) {
-		if (name === 'apikey' || value === undefined) continue;
+		if (name === keyHeader || value === undefined) continue;
 		recorded[name] = Array.isArray(value) ? value.join(', ') : value;
 	}
 	return recorded;
@@ -185,6 +188,7 @@ export class SimulatorServer {
 	constructor(
 		private readonly core: Core,
 		private readonly routes: Route[],
+		private readonly keyHeader: 'apikey' | 'x-api-key' = 'apikey',
 	) {
 		this.server = http.createServer((request, response) => {
 			this.handle(request, response).catch((error: unknown) => {
@@ -224,7 +228,7 @@ export class SimulatorServer {
 		const rawPath = queryStart < 0 ? url : url.slice(0, queryStart);
 		const query = parseQuery(queryStart < 0 ? '' : url.slice(queryStart + 1));
 		const family = familyOf(rawPath);
-		const apiKeyHeader = request.headers.apikey;
+		const apiKeyHeader = request.headers[this.keyHeader];
 		const apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
 
 		let raw: Buffer;
@@ -242,7 +246,7 @@ export class SimulatorServer {
 				method,
 				path: rawPath,
 				query,
-				headers: recordedHeaders(request.headers),
+				headers: recordedHeaders(request.headers, this.keyHeader),
 				auth: apiKey === undefined ? 'missing' : apiKey === this.core.apiKey ? 'valid' : 'invalid',
 				body: parsed.value,
 				at: Date.now(),

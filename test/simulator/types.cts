@@ -7,6 +7,11 @@ export interface SimulatorOptions {
 	host?: string;
 	/** The global API key; defaults to SEED.defaultApiKey. */
 	apiKey?: string;
+	/**
+	 * The header the key is read from: `apikey` (the spec's, the default) or `x-api-key` (WAHA's).
+	 * A key in the other header counts as no key, as on the real products.
+	 */
+	apiKeyHeader?: 'apikey' | 'x-api-key';
 }
 
 export interface RecordedRequest {
@@ -15,7 +20,7 @@ export interface RecordedRequest {
 	path: string;
 	/** Repeated keys become arrays. */
 	query: Record<string, string | string[]>;
-	/** Lower-case names; the apikey header is never stored. */
+	/** Lower-case names; the API key header is never stored. */
 	headers: Record<string, string>;
 	/** What the apikey header was, judged by the route that answered. */
 	auth: 'valid' | 'invalid' | 'missing';

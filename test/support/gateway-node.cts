@@ -3,7 +3,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import type { RequestBodyStyle } from '../../nodes/shared/transport';
+import type { BodyStyleSetting } from '../../nodes/shared/transport';
 import { runNode } from './n8n-harness.cts';
 import type { RunNodeOptions, RunNodeResult } from './n8n-harness.cts';
 
@@ -16,12 +16,14 @@ export interface GatewayTarget {
 
 export interface RunGatewayOptions {
 	items?: INodeExecutionData[];
-	requestBodyStyle?: RequestBodyStyle;
+	requestBodyStyle?: BodyStyleSetting;
 	onError?: RunNodeOptions['onError'];
 	/** Overrides the API key sent (e.g. a wrong one). */
 	apiKey?: string;
 	/** The node version (default 1, which saved workflows of the first release have). */
 	typeVersion?: number;
+	/** The credential's API Key Header (default: unset, which means apikey). */
+	keyHeader?: 'apikey' | 'X-Api-Key';
 }
 
 export async function runGateway(
@@ -37,6 +39,7 @@ export async function runGateway(
 				baseUrl: gateway.url,
 				apiKey: options.apiKey ?? gateway.apiKey,
 				requestBodyStyle: options.requestBodyStyle ?? 'chatIdSession',
+				...(options.keyHeader ? { keyHeader: options.keyHeader } : {}),
 			},
 		},
 		type: GATEWAY_NODE_TYPE,

@@ -32,6 +32,8 @@ export interface ListSearchOptions {
 	apiKey?: string;
 	/** The node version (default 1). */
 	typeVersion?: number;
+	/** The credential's API Key Header (default: unset, which means apikey). */
+	keyHeader?: 'apikey' | 'X-Api-Key';
 }
 
 let loadCounter = 0;
@@ -67,6 +69,7 @@ export async function runListSearch(
 				baseUrl: gateway.url,
 				apiKey: options.apiKey ?? gateway.apiKey,
 				requestBodyStyle: options.requestBodyStyle ?? 'chatIdSession',
+				...(options.keyHeader ? { keyHeader: options.keyHeader } : {}),
 			},
 		},
 	);

@@ -70,6 +70,8 @@ export interface TriggerHarnessOptions {
 	mode?: WorkflowExecuteMode;
 	/** The node version (default 1). */
 	typeVersion?: number;
+	/** The credential's API Key Header (default: unset, which means apikey). */
+	keyHeader?: 'apikey' | 'X-Api-Key';
 }
 
 interface JsonResponse {
@@ -138,7 +140,13 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	const nodeType = new MessagingGatewayTrigger();
 	const credentialsHelper = new TestCredentialsHelper(
 		{ messagingGatewayApi: new MessagingGatewayApi() },
-		{ messagingGatewayApi: { baseUrl: options.gateway.url, apiKey: options.gateway.apiKey } },
+		{
+			messagingGatewayApi: {
+				baseUrl: options.gateway.url,
+				apiKey: options.gateway.apiKey,
+				...(options.keyHeader ? { keyHeader: options.keyHeader } : {}),
+			},
+		},
 	);
 	const node: INode = {
 		id: 'trigger-node',

@@ -23,16 +23,16 @@ import { displayUrl, joinUrl, normalizeBaseUrl } from './url';
 import { isObject } from '../values';
 
 export { gatewayPath, joinUrl, normalizeBaseUrl } from './url';
+export type { BodyStyleSetting, RequestBodyStyle } from './body-style';
+export { BODY_STYLE_LABELS, gatewayStyledRequest, getRequestBodyStyle } from './body-style';
+import type { BodyStyleSetting } from './body-style';
 
 export const CREDENTIAL_TYPE = 'messagingGatewayApi';
-
-/** Shape A: `chatId` + `session`; shape B: `jid` + `sessionId` (see the credential's Request Body Style). */
-export type RequestBodyStyle = 'chatIdSession' | 'jidSessionId';
 
 export interface GatewayCredentials {
 	baseUrl: string;
 	apiKey: string;
-	requestBodyStyle?: RequestBodyStyle;
+	requestBodyStyle?: BodyStyleSetting;
 }
 
 export type GatewayRequestContext =
@@ -70,10 +70,6 @@ export interface GatewayRequestOptions {
 	timeoutMs?: number;
 }
 
-export async function getRequestBodyStyle(this: GatewayRequestContext): Promise<RequestBodyStyle> {
-	const credentials = await this.getCredentials<GatewayCredentials>(CREDENTIAL_TYPE);
-	return credentials.requestBodyStyle === 'jidSessionId' ? 'jidSessionId' : 'chatIdSession';
-}
 
 interface ResolvedGateway {
 	baseUrl: string;

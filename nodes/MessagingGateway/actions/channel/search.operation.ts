@@ -7,7 +7,8 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { splitList } from '../../../shared/lists';
-import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
+import { gatewayApiRequest, gatewayPath, gatewayStyledRequest } from '../../../shared/transport';
+import type { RequestBodyStyle } from '../../../shared/transport';
 import { collectCursorPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { readSession, sessionFields } from '../common.descriptions';
 import { optionFrom } from '../../helpers/fields';
@@ -133,22 +134,33 @@ export async function execute(
 		readListedValue.call(this, category, 'Categories', itemIndex, CATEGORY_OPTIONS),
 	);
 	const wanted = wantedCount.call(this, itemIndex);
-	const style = await getRequestBodyStyle.call(this);
+	const path = gatewayPath`/api/${session}/channels/search/by-view`;
+	// Form 1 (shape A) is flat; form 2 (shape B) nests paging under `page` and spells countries
+	// `corntries`, as the gateways that take it do.
+	const bodyFor = (style: RequestBodyStyle, limit: number, startCursor?: string): IDataObject =>
+		style === 'jidSessionId'
+			? { view, categories, corntries: countries, page: { limit, startCursor } }
+			: { view, countries, categories, limit, startCursor };
+	// The first page settles the body style (detected when the credential says so); the rest follow it.
+	let style: RequestBodyStyle | undefined;
 
 	const channels = await collectCursorPages(
 		async (limit, startCursor) => {
-			// Form 1 (shape A) is flat; form 2 (shape B) nests paging under `page` and spells
-			// countries `corntries`, as the gateways that take it do.
-			const body: IDataObject =
-				style === 'jidSessionId'
-					? { view, categories, corntries: countries, page: { limit, startCursor } }
-					: { view, countries, categories, limit, startCursor };
-			const response = await gatewayApiRequest.call(
-				this,
-				'POST',
-				gatewayPath`/api/${session}/channels/search/by-view`,
-				{ body, itemIndex },
-			);
+			let response: unknown;
+			if (style === undefined) {
+				({ response, style } = await gatewayStyledRequest.call(
+					this,
+					'POST',
+					path,
+					(firstStyle) => bodyFor(firstStyle, limit, startCursor),
+					{ itemIndex },
+				));
+			} else {
+				response = await gatewayApiRequest.call(this, 'POST', path, {
+					body: bodyFor(style, limit, startCursor),
+					itemIndex,
+				});
+			}
 			const items = expectList.call(this, response, 'channels', itemIndex);
 			const answer = response as IDataObject;
 			const page = (answer.page ?? {}) as IDataObject;

@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
+import { gatewayStyledRequest } from '../../../shared/transport';
+import type { RequestBodyStyle } from '../../../shared/transport';
 import type { FullMessageId } from '../../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
 import { chatIdToJid, fieldError, participantOf, responseObject } from '../../helpers/message';
@@ -109,7 +110,6 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const style = await getRequestBodyStyle.call(this);
 	const messageId = parseFullMessageId.call(
 		this,
 		this.getNodeParameter('messageId', itemIndex),
@@ -119,7 +119,7 @@ export async function execute(
 	const reaction = readReaction.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	const body: IDataObject =
+	const build = (style: RequestBodyStyle): IDataObject =>
 		style === 'jidSessionId'
 			? {
 					sessionId: session,
@@ -135,8 +135,7 @@ export async function execute(
 				}
 			: { messageId: messageId.serialized, reaction, session };
 
-	const response = await gatewayApiRequest.call(this, 'PUT', '/api/reaction', {
-		body,
+	const { response } = await gatewayStyledRequest.call(this, 'PUT', '/api/reaction', build, {
 		itemIndex,
 	});
 	return [

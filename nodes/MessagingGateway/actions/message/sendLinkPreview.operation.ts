@@ -7,9 +7,9 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
+	BODY_STYLE_LABELS,
 	fetchPublicFile,
-	gatewayApiRequest,
-	getRequestBodyStyle,
+	gatewayStyledRequest,
 	PUBLIC_FILE_LIMITS,
 } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
@@ -164,7 +164,6 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const style = await getRequestBodyStyle.call(this);
 	const chat = readChat.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -205,42 +204,48 @@ export async function execute(
 		'Preview Description',
 		itemIndex,
 	);
-	if (style === 'jidSessionId') {
-		const missing = isBlank(title)
-			? 'Preview Title'
-			: isBlank(previewDescription)
-				? 'Preview Description'
-				: '';
-		if (missing !== '') {
-			throw fieldError.call(
-				this,
-				itemIndex,
-				`${missing} must not be empty`,
-				'The gateway needs a title and a description for the preview with the Request Body Style "JID + Session ID (Shape B)".',
-			);
+	const build = async (style: RequestBodyStyle): Promise<IDataObject> => {
+		if (style === 'jidSessionId') {
+			const missing = isBlank(title)
+				? 'Preview Title'
+				: isBlank(previewDescription)
+					? 'Preview Description'
+					: '';
+			if (missing !== '') {
+				throw fieldError.call(
+					this,
+					itemIndex,
+					`${missing} must not be empty`,
+					`The gateway needs a title and a description for the preview with the Request Body Style "${BODY_STYLE_LABELS.jidSessionId}".`,
+				);
+			}
 		}
-	}
-	const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'link previews');
-	const image = await readPreviewImage.call(this, itemIndex, style);
+		const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'link previews');
+		const image = await readPreviewImage.call(this, itemIndex, style);
 
-	const preview: IDataObject = { url, title, description: previewDescription };
-	if (image !== undefined) preview.image = image;
-	const body: IDataObject = { ...sessionAndChat(style, session, chat), text, preview };
-	if (style === 'chatIdSession') {
-		if (replyToId !== undefined) body.reply_to = replyToId;
-		if (options.highQuality !== undefined) {
-			body.linkPreviewHighQuality = booleanFrom.call(
-				this,
-				options.highQuality,
-				'High Quality Preview',
-				itemIndex,
-			);
+		const preview: IDataObject = { url, title, description: previewDescription };
+		if (image !== undefined) preview.image = image;
+		const body: IDataObject = { ...sessionAndChat(style, session, chat), text, preview };
+		if (style === 'chatIdSession') {
+			if (replyToId !== undefined) body.reply_to = replyToId;
+			if (options.highQuality !== undefined) {
+				body.linkPreviewHighQuality = booleanFrom.call(
+					this,
+					options.highQuality,
+					'High Quality Preview',
+					itemIndex,
+				);
+			}
 		}
-	}
+		return body;
+	};
 
-	const response = await gatewayApiRequest.call(this, 'POST', '/api/send/link-custom-preview', {
-		body,
-		itemIndex,
-	});
+	const { response } = await gatewayStyledRequest.call(
+		this,
+		'POST',
+		'/api/send/link-custom-preview',
+		build,
+		{ itemIndex },
+	);
 	return [{ json: responseObject.call(this, response, itemIndex) }];
 }

@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { gatewayApiRequest, getRequestBodyStyle } from '../../../shared/transport';
+import { gatewayStyledRequest } from '../../../shared/transport';
+import type { RequestBodyStyle } from '../../../shared/transport';
 import { sessionAndChat } from '../../../shared/identifiers';
 import {
 	fieldError,
@@ -123,7 +124,6 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const style = await getRequestBodyStyle.call(this);
 	const chat = readChat.call(this, itemIndex);
 	const name = readText.call(this, 'question', 'Question', itemIndex);
 	if (isBlank(name)) {
@@ -143,16 +143,17 @@ export async function execute(
 		false,
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'polls');
-
-	const body: IDataObject = {
-		...sessionAndChat(style, session, chat),
-		poll: { name, options: pollOptions, multipleAnswers },
+	const build = (style: RequestBodyStyle): IDataObject => {
+		const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'polls');
+		const body: IDataObject = {
+			...sessionAndChat(style, session, chat),
+			poll: { name, options: pollOptions, multipleAnswers },
+		};
+		if (replyToId !== undefined) body.reply_to = replyToId;
+		return body;
 	};
-	if (replyToId !== undefined) body.reply_to = replyToId;
 
-	const response = await gatewayApiRequest.call(this, 'POST', '/api/sendPoll', {
-		body,
+	const { response } = await gatewayStyledRequest.call(this, 'POST', '/api/sendPoll', build, {
 		itemIndex,
 	});
 	return [{ json: responseObject.call(this, response, itemIndex) }];

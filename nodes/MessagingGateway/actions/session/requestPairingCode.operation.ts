@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath, getRequestBodyStyle } from '../../../shared/transport';
+import { gatewayPath, gatewayStyledRequest } from '../../../shared/transport';
 import { phoneDigits } from '../../../shared/identifiers';
 import { readSession, sessionFields } from '../common.descriptions';
 import { expectObject } from '../../helpers/responses';
@@ -43,16 +43,12 @@ export async function execute(
 		itemIndex,
 	);
 	// Shape A (WAHA) names the field phoneNumber; shape B (Wappfy-style gateways) names it phone.
-	const body =
-		(await getRequestBodyStyle.call(this)) === 'jidSessionId' ? { phone } : { phoneNumber: phone };
-	const response = await gatewayApiRequest.call(
+	const { response } = await gatewayStyledRequest.call(
 		this,
 		'POST',
 		gatewayPath`/api/${session}/auth/request-code`,
-		{
-			body,
-			itemIndex,
-		},
+		(style) => (style === 'jidSessionId' ? { phone } : { phoneNumber: phone }),
+		{ itemIndex },
 	);
 	// The code is the whole point of the answer: without it there is nothing to enter in the app.
 	const answer = expectObject.call(this, response, itemIndex);
