@@ -31,6 +31,26 @@ function plain(text) {
 		.trim();
 }
 
+/** The reference describes the node version new nodes get; fields of earlier versions are left out. */
+function versionMatches(condition, version) {
+	if (typeof condition === 'number') return condition === version;
+	const { gte, lte } = condition?._cnd ?? {};
+	return (gte === undefined || version >= gte) && (lte === undefined || version <= lte);
+}
+
+function shownInVersion(property, version) {
+	const shown = property.displayOptions?.show?.['@version'];
+	const hidden = property.displayOptions?.hide?.['@version'];
+	if (shown && !shown.some((condition) => versionMatches(condition, version))) return false;
+	return !(hidden && hidden.some((condition) => versionMatches(condition, version)));
+}
+
+function newestProperties(node) {
+	const { version, defaultVersion } = node.description;
+	const newest = defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+	return node.description.properties.filter((property) => shownInVersion(property, newest));
+}
+
 function shownFor(property, resource, operation) {
 	const show = property.displayOptions?.show ?? {};
 	const matches = (key, value) => !show[key] || show[key].includes(value);
@@ -70,7 +90,7 @@ function renderCredential(credential) {
 }
 
 function renderActionNode(node) {
-	const { properties } = node.description;
+	const properties = newestProperties(node);
 	const resourceProperty = properties.find((property) => property.name === 'resource');
 	const lines = [`### Node: ${node.description.displayName}`, '', plain(node.description.description) + '.', ''];
 	for (const resource of resourceProperty.options) {
@@ -91,7 +111,7 @@ function renderActionNode(node) {
 }
 
 function renderTriggerNode(node) {
-	const { properties } = node.description;
+	const properties = newestProperties(node);
 	const lines = [`### Node: ${node.description.displayName}`, '', plain(node.description.description) + '.', ''];
 	const events = properties.find((property) => property.name === 'events');
 	if (events?.options) {

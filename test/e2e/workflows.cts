@@ -39,6 +39,9 @@ const SETTINGS = {
 	saveManualExecutions: true,
 };
 
+/** A Session as version 2 of the nodes stores it: picked from the list. */
+const pickedSession = (value: string) => ({ __rl: true, mode: 'list', value });
+
 /** An echo bot: every incoming text is answered with "Echo: <text>" in the same chat. */
 export function echoBotWorkflow(
 	credential: CredentialRef,
@@ -54,22 +57,22 @@ export function echoBotWorkflow(
 				id: randomUUID(),
 				name: 'On Message',
 				type: types.trigger,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { session, events: ['MESSAGES_UPSERT'] },
+				parameters: { session: pickedSession(session), events: ['MESSAGES_UPSERT'] },
 				credentials: { [CREDENTIAL_TYPE]: credential },
 			},
 			{
 				id: randomUUID(),
 				name: 'Reply',
 				type: types.action,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [300, 0],
 				parameters: {
 					resource: 'message',
 					operation: 'sendText',
-					session,
+					session: pickedSession(session),
 					chatId: { __rl: true, mode: 'id', value: '={{ $json.chatId }}' },
 					text: '=Echo: {{ $json.text }}',
 				},
@@ -95,10 +98,14 @@ export function qrLoginWorkflow(
 				id: randomUUID(),
 				name: 'On QR Code',
 				type: types.trigger,
-				typeVersion: 1,
+				typeVersion: 2,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { session, events: ['QRCODE_UPDATED'], options: { qrCodeAsBinary: true } },
+				parameters: {
+					session: pickedSession(session),
+					events: ['QRCODE_UPDATED'],
+					options: { qrCodeAsBinary: true },
+				},
 				credentials: { [CREDENTIAL_TYPE]: credential },
 			},
 		],
