@@ -1,0 +1,115 @@
+/**
+ * Judges a request the way Evolution API 1.8.2 does before its controllers run: the route must exist
+ * in its routers (method and path), then the router's validator builds the object to validate and
+ * runs `validate()` of the `jsonschema` package (the library and call Evolution uses) against the
+ * route's schema. Routes, validators and schema constraints: schemas/evolution-1.8.2.json.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import { validate } from 'jsonschema';
+import type { Schema } from 'jsonschema';
+
+import { matchTemplate, pathSegments } from './verdicts.cts';
+import type { SentRequest, Verdict } from './verdicts.cts';
+
+interface EvolutionRoute {
+	method: string;
+	path: string;
+	/** The RouterBroker method the route calls. */
+	validator: string;
+	/** A key of `schemas`, or null when the route validates nothing. */
+	schema: string | null;
+}
+
+interface EvolutionReference {
+	source: { tag: string; commit: string };
+	/** Where index.router.ts mounts a router. */
+	mounts: string[];
+	routes: EvolutionRoute[];
+	schemas: Record<string, Schema>;
+}
+
+export const EVOLUTION: EvolutionReference = JSON.parse(
+	fs.readFileSync(path.join(__dirname, 'schemas', 'evolution-1.8.2.json'), 'utf8'),
+);
+
+function asObject(value: unknown): Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: {};
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The object a RouterBroker validator hands to `validate()`, or the 400 it answers first
+ * (abstract.router.ts). Express gives an empty object as body when none was sent.
+ */
+function validatedObject(
+	route: EvolutionRoute,
+	request: SentRequest,
+): { object: Record<string, unknown> } | { refused: string } {
+	const body = asObject(request.body);
+	switch (route.validator) {
+		case 'none':
+		case 'dataValidate':
+		case 'groupNoValidate':
+			// dataValidate merges the query into the instance, never into what it validates.
+			return { object: { ...body } };
+		case 'groupValidate': {
+			let groupJid = (body.groupJid as string | undefined) || firstValue(request.query.groupJid);
+			if (!groupJid) return { refused: 'The group id needs to be informed in the query' };
+			if (!groupJid.endsWith('@g.us')) groupJid += '@g.us';
+			return { object: { ...body, groupJid } };
+		}
+		default:
+			throw new Error(`Evolution's ${route.validator} is not modelled (${route.path})`);
+	}
+}
+
+/** Evolution's wording: the failing schema node's description, else jsonschema's stack. */
+function evolutionMessages(object: Record<string, unknown>, schema: Schema): string[] {
+	return validate(object, schema).errors.map((error) =>
+		typeof error.schema === 'object' && error.schema.description
+			? error.schema.description
+			: error.stack.replace('instance.', ''),
+	);
+}
+
+export function checkEvolution(request: SentRequest): Verdict {
+	const [mount] = pathSegments(request.path);
+	if (!EVOLUTION.mounts.includes(`/${mount}`))
+		return { outcome: 'absent', reason: 'no such endpoint' };
+	const sameMethod = EVOLUTION.routes.filter((route) => route.method === request.method);
+	const matched = matchTemplate(
+		request.path,
+		sameMethod.map((route) => route.path),
+	);
+	if (!matched) {
+		const other = matchTemplate(
+			request.path,
+			EVOLUTION.routes.map((route) => route.path),
+		);
+		const methods = EVOLUTION.routes
+			.filter((route) => route.path === other?.template)
+			.map((route) => route.method);
+		return {
+			outcome: 'absent',
+			reason: other ? `no ${request.method} route, only ${methods.join(', ')}` : 'no such endpoint',
+		};
+	}
+	const route = sameMethod.find((candidate) => candidate.path === matched.template)!;
+	const endpoint = `${route.method} ${route.path}`;
+	const prepared = validatedObject(route, request);
+	if ('refused' in prepared) return { outcome: 'rejected', endpoint, reasons: [prepared.refused] };
+	if (route.schema === null) return { outcome: 'accepted', endpoint };
+	const schema = EVOLUTION.schemas[route.schema];
+	if (!schema) throw new Error(`${route.schema} (${endpoint}) is not in evolution-1.8.2.json`);
+	const reasons = evolutionMessages(prepared.object, schema);
+	return reasons.length === 0
+		? { outcome: 'accepted', endpoint }
+		: { outcome: 'rejected', endpoint, reasons };
+}

@@ -1,0 +1,640 @@
+/**
+ * Which gateways take the requests this package really sends. Every operation runs in n8n's engine
+ * against the gateway simulator (the spec's gateway), once per Request Body Style of the credential,
+ * with its usual fields and with the variants that change the request; the simulator's log gives
+ * the exact method, path, query and body. Each request is then judged three ways: the simulator's
+ * answer (2xx), Evolution API 1.8.2's own routes and jsonschema validation, and WAHA's published
+ * OpenAPI document. The verdicts make the README table "Gateways, operation by operation".
+ */
+import type { INodeExecutionData, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
+
+import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
+import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import type { RequestBodyStyle } from '../../nodes/shared/transport';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator } from '../simulator/testing.cts';
+import { binaryItem, byId, fromList, runGateway } from '../support/gateway-node.cts';
+import { expectReadmeSection } from '../support/readme-section.cts';
+import { checkEvolution, EVOLUTION } from './evolution.cts';
+import { renderTable, SHAPE_OF, STYLES } from './table.cts';
+import type { CaseResult, OperationResult } from './table.cts';
+import type { SentRequest, Verdict } from './verdicts.cts';
+import { checkWaha, WAHA } from './waha.cts';
+
+const SESSION = SEED.instances.connected.name;
+const { alice, bruno, bakery } = SEED.contacts;
+const { hikers, team } = SEED.groups;
+const { aliceText, aliceImage, hikersQuestion } = SEED.messages;
+/** A 1x1 PNG, for the operations that take a file from a binary field. */
+const PNG_ITEM = binaryItem(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+	'image/png',
+	'logo.png',
+);
+
+interface Variant {
+	/** Says what differs from the main case, e.g. "with a binary picture". */
+	label: string;
+	parameters: INodeParameters;
+	items?: INodeExecutionData[];
+	/** Only in this style: the option is refused before sending in the other one. */
+	only?: RequestBodyStyle;
+}
+
+interface OperationCase {
+	/** As the README names it: "Message: Send Text". */
+	operation: string;
+	resource: string;
+	name: string;
+	/** The fields a user fills in for the usual call. */
+	parameters: INodeParameters;
+	variants: Variant[];
+}
+
+const NODE = new MessagingGateway().description;
+const CREDENTIAL = new MessagingGatewayApi();
+
+/** Every operation the node offers: "message.sendText" -> "Message: Send Text". */
+function nodeOperations(): Map<string, string> {
+	const resources = NODE.properties.find((property) => property.name === 'resource')!
+		.options as INodePropertyOptions[];
+	const operations = new Map<string, string>();
+	for (const property of NODE.properties.filter((candidate) => candidate.name === 'operation')) {
+		const [resource] = property.displayOptions!.show!.resource as string[];
+		const resourceName = resources.find((option) => option.value === resource)!.name;
+		for (const option of property.options as INodePropertyOptions[]) {
+			operations.set(`${resource}.${String(option.value)}`, `${resourceName}: ${option.name}`);
+		}
+	}
+	return operations;
+}
+const NODE_OPERATIONS = nodeOperations();
+
+/** A case for `resource.operation` with its usual fields and the variants that change the request. */
+function op(key: string, parameters: INodeParameters, variants: Variant[] = []): OperationCase {
+	const [resource, name] = key.split('.');
+	return { operation: NODE_OPERATIONS.get(key) ?? key, resource, name, parameters, variants };
+}
+
+/** Channel Create and Profile Set Picture take their picture from the same kind of field. */
+const BINARY_PICTURE: Variant = {
+	label: 'with a binary picture',
+	parameters: { pictureSource: 'binary', pictureBinaryProperty: 'data' },
+	items: [PNG_ITEM],
+};
+
+// One row per operation of the node, in the README's order.
+const OPERATIONS: OperationCase[] = [
+	op('channel.create', { name: 'Acme News', description: 'Offers and opening hours' }, [
+		{
+			label: 'with a picture URL',
+			parameters: { pictureSource: 'url', pictureUrl: 'https://cdn.example.com/logo.png' },
+		},
+		BINARY_PICTURE,
+	]),
+	op('channel.search', {
+		view: 'RECOMMENDED',
+		countries: 'US, BR',
+		returnAll: false,
+		limit: 5,
+	}),
+	op('chat.getMany', { returnAll: false, limit: 10 }, [
+		{
+			label: 'filtered by chats',
+			parameters: { filters: { chats: `${alice.number}, ${hikers.id}` } },
+		},
+	]),
+	op('contact.get', { contact: byId(alice.number) }),
+	op('contact.getBusinessProfile', {
+		contact: byId(bakery.number),
+	}),
+	op('contact.getMany', { returnAll: false, limit: 10 }),
+	op('contact.getProfilePicture', { contact: byId(bruno.number) }),
+	op('group.get', { groupId: byId(hikers.id) }),
+	op('group.leave', { groupId: byId(team.id) }),
+	op('group.refresh', {}),
+	op('group.sendInvite', {
+		groupId: byId(hikers.id),
+		numbers: `${bruno.number}, +55 11 98765-0003`,
+		description: 'Join the hikers',
+	}),
+	op('message.downloadMedia', { messageId: aliceImage.id }, [
+		{ label: 'converting audio to MP4', parameters: { convertToMp4: true } },
+	]),
+	op('message.findStatus', { limit: 20 }, [
+		{
+			label: 'with every filter',
+			parameters: { filters: { chat: alice.number, fromMe: false, messageId: aliceText.id } },
+		},
+	]),
+	op('message.get', { messageId: aliceText.id }),
+	op('message.react', { messageId: aliceText.id, reaction: '👍' }),
+	op(
+		'message.sendButtons',
+		{
+			chatId: byId(alice.chatId),
+			body: 'Are you coming on Saturday?',
+			buttons: { button: [{ type: 'reply', text: 'Yes' }] },
+		},
+		[
+			{
+				label: 'with header, footer, every button type and a header image',
+				parameters: {
+					header: 'Trail day',
+					footer: 'Reply by Friday',
+					buttons: {
+						button: [
+							{ type: 'reply', text: 'Yes', id: 'yes' },
+							{ type: 'url', text: 'Map', url: 'https://maps.example.com/trail' },
+							{ type: 'call', text: 'Call us', phoneNumber: '+55 11 98765-0000' },
+							{ type: 'copy', text: 'Discount', copyCode: 'HIKE10' },
+						],
+					},
+					headerImageSource: 'url',
+					headerImageUrl: 'https://cdn.example.com/trail.jpg',
+				},
+			},
+		],
+	),
+	op(
+		'message.sendLinkPreview',
+		{
+			chatId: byId(alice.chatId),
+			text: 'Our new menu: https://acme.example.com/menu',
+			previewUrl: 'https://acme.example.com/menu',
+			previewTitle: 'Menu',
+			previewDescription: 'Spring menu',
+		},
+		[
+			{
+				label: 'with a preview image URL',
+				parameters: {
+					previewImageSource: 'url',
+					previewImageUrl: 'https://cdn.example.com/menu.png',
+				},
+				// Shape B fetches the image and sends it inline, like the binary variant.
+				only: 'chatIdSession',
+			},
+			{
+				label: 'with a binary preview image',
+				parameters: { previewImageSource: 'binary', previewImageBinaryProperty: 'data' },
+				items: [PNG_ITEM],
+			},
+			{
+				label: 'replying, with a high-quality preview',
+				parameters: { options: { replyTo: aliceText.id, highQuality: true } },
+				only: 'chatIdSession',
+			},
+		],
+	),
+	op(
+		'message.sendLocation',
+		{ chatId: byId(alice.number), latitude: -23.5505, longitude: -46.6333 },
+		[
+			{
+				label: 'with name, address, delay and presence',
+				parameters: {
+					name: 'Office',
+					address: 'Av. Paulista, 1000',
+					options: { delay: 1200, presence: 'composing' },
+				},
+			},
+		],
+	),
+	op(
+		'message.sendPoll',
+		{
+			chatId: byId(hikers.id),
+			question: 'Where do we hike?',
+			pollOptions: ['North Ridge', 'South Valley'],
+		},
+		[
+			{ label: 'with multiple answers', parameters: { multipleAnswers: true } },
+			{
+				label: 'replying to a message',
+				parameters: { options: { replyTo: hikersQuestion.id } },
+				only: 'chatIdSession',
+			},
+		],
+	),
+	op('message.sendText', { chatId: byId(alice.number), text: 'Your order is ready.' }, [
+		{
+			label: 'with every option, in a group',
+			parameters: {
+				chatId: byId(hikers.id),
+				options: {
+					delay: 1500,
+					presence: 'composing',
+					linkPreview: false,
+					replyTo: hikersQuestion.id,
+					mentionEveryone: true,
+					mentionNumbers: `${alice.number}, ${bruno.number}`,
+				},
+			},
+		},
+	]),
+	op('profile.deletePicture', {}),
+	op('profile.get', {}),
+	op('profile.setPicture', { pictureSource: 'url', pictureUrl: 'https://cdn.example.com/me.png' }, [
+		BINARY_PICTURE,
+	]),
+	op('session.getMany', {}),
+	op('session.requestPairingCode', {
+		session: fromList(SEED.instances.pairing.name),
+		phoneNumber: '+55 11 98765-0099',
+	}),
+	op('session.restart', {}),
+	op('session.setPresence', { presence: 'available' }, [
+		{ label: 'set to unavailable', parameters: { presence: 'unavailable' } },
+	]),
+	op('webhook.get', {}),
+	op('webhook.set', { url: 'https://hooks.example.com/acme', events: ['MESSAGES_UPSERT'] }, [
+		{ label: 'turned off', parameters: { enabled: false } },
+		{
+			label: 'every option on',
+			parameters: {
+				events: ['MESSAGES_UPSERT', 'QRCODE_UPDATED'],
+				webhookByEvents: true,
+				webhookBase64: true,
+			},
+		},
+	]),
+];
+
+interface Run {
+	operation: string;
+	variant?: string;
+	style: RequestBodyStyle;
+	requests: Array<SentRequest & { auth: string; headers: Record<string, string> }>;
+	/** The node's error, when the run failed. */
+	error?: { name?: string; message: string; httpCode?: string };
+}
+
+/** The name the credential shows for a Request Body Style. */
+function styleChoice(style: RequestBodyStyle): string {
+	const property = CREDENTIAL.properties.find((candidate) => candidate.name === 'requestBodyStyle');
+	const option = (property?.options as INodePropertyOptions[] | undefined)?.find(
+		(candidate) => candidate.value === style,
+	);
+	return option?.name ?? style;
+}
+
+/** How a user makes the credential send the key in `header`, as its options say. */
+function keyHeaderSetting(header: string): string {
+	const property = CREDENTIAL.properties.find((candidate) =>
+		candidate.options?.some((option) => 'value' in option && option.value === header),
+	);
+	return property
+		? `set the credential's *${property.displayName}* to \`${header}\``
+		: `the credential needs an option that sends the key in \`${header}\``;
+}
+
+const simulator = useSimulator();
+/** A simulator that reads the key from WAHA's header instead of the spec's. */
+const wahaKeySimulator = useSimulator({ apiKeyHeader: 'x-api-key' });
+const runs: Run[] = [];
+/** The WAHA-family operations run again with the credential's API Key Header set to X-Api-Key. */
+const wahaKeyRuns: Array<{ operation: string; auth: string[] }> = [];
+
+/** The spec's gateway took the request when the node's run succeeded on its answer. */
+function specVerdict(run: Run): Verdict {
+	const endpoint = `${run.requests[0].method} ${run.requests[0].path}`;
+	if (!run.error) return { outcome: 'accepted', endpoint };
+	const status = run.error.httpCode ? `HTTP ${run.error.httpCode}` : (run.error.name ?? 'error');
+	const message = run.error.message.replace(/^Gateway error \d+: /, '').split(/(?<=\.) /)[0];
+	return { outcome: 'rejected', endpoint, reasons: [`${status}: ${message}`] };
+}
+
+function caseResult(run: Run): CaseResult {
+	const [request] = run.requests;
+	return {
+		variant: run.variant,
+		style: run.style,
+		verdicts: {
+			spec: specVerdict(run),
+			evolution: checkEvolution(request),
+			waha: checkWaha(request),
+		},
+	};
+}
+
+/** Runs one case from the seed (Leave and Restart change the state) and returns what reached the gateway. */
+async function runCase(
+	gateway: typeof simulator,
+	operationCase: OperationCase,
+	variant: Omit<Variant, 'label'>,
+	options: { requestBodyStyle: RequestBodyStyle; keyHeader?: 'X-Api-Key' },
+) {
+	gateway.reset();
+	const result = await runGateway(
+		gateway,
+		{
+			resource: operationCase.resource,
+			operation: operationCase.name,
+			session: fromList(SESSION),
+			...operationCase.parameters,
+			...variant.parameters,
+		},
+		{ ...options, items: variant.items, typeVersion: NODE.defaultVersion },
+	);
+	const requests = gateway.requests.map(({ method, path, query, body, auth, headers }) => ({
+		method,
+		path,
+		query,
+		body,
+		auth,
+		headers,
+	}));
+	return { requests, error: result.error };
+}
+
+beforeAll(async () => {
+	for (const requestBodyStyle of STYLES) {
+		for (const operationCase of OPERATIONS) {
+			for (const variant of [{ parameters: {} }, ...operationCase.variants] as Variant[]) {
+				if (variant.only && variant.only !== requestBodyStyle) continue;
+				const sent = await runCase(simulator, operationCase, variant, { requestBodyStyle });
+				runs.push({
+					operation: operationCase.operation,
+					variant: variant.label,
+					style: requestBodyStyle,
+					...sent,
+				});
+			}
+		}
+	}
+	for (const operationCase of OPERATIONS) {
+		const run = runs.find((candidate) => candidate.operation === operationCase.operation)!;
+		if (checkWaha(run.requests[0]).outcome === 'absent') continue;
+		const sent = await runCase(
+			wahaKeySimulator,
+			operationCase,
+			{ parameters: {} },
+			{ requestBodyStyle: 'chatIdSession', keyHeader: 'X-Api-Key' },
+		);
+		wahaKeyRuns.push({
+			operation: operationCase.operation,
+			auth: sent.requests.map((request) => request.auth),
+		});
+	}
+});
+
+describe('the requests of every operation', () => {
+	it('covers every operation of the node once, in its order', () => {
+		const keys = OPERATIONS.map((operation) => `${operation.resource}.${operation.name}`);
+		expect(keys).toEqual([...NODE_OPERATIONS.keys()]);
+	});
+
+	it('reached the gateway as exactly one API request each, with the key in the apikey header', () => {
+		const reached = runs.map((run) => ({
+			case: `${run.operation} ${run.variant ?? ''} (${run.style})`,
+			auth: run.requests.map((request) => request.auth),
+		}));
+		expect(reached).toEqual(reached.map((entry) => ({ ...entry, auth: ['valid'] })));
+	});
+
+	it('carry the key in X-Api-Key, where WAHA reads it, when the credential says so', () => {
+		expect(wahaKeyRuns.length).toBeGreaterThan(0);
+		expect(wahaKeyRuns).toEqual(wahaKeyRuns.map((run) => ({ ...run, auth: ['valid'] })));
+	});
+
+	it('each go to exactly one of the two products the spec merges', () => {
+		const inBothOrNeither = runs
+			.map(({ requests: [request] }) => ({
+				request: `${request.method} ${request.path}`,
+				inEvolution: checkEvolution(request).outcome !== 'absent',
+				inWaha: checkWaha(request).outcome !== 'absent',
+			}))
+			.filter((owner) => owner.inEvolution === owner.inWaha);
+		expect(inBothOrNeither).toEqual([]);
+	});
+
+	it('are in the README as the compatibility table', () => {
+		const rows: OperationResult[] = OPERATIONS.map((operationCase) => ({
+			operation: operationCase.operation,
+			results: runs.filter((run) => run.operation === operationCase.operation).map(caseResult),
+		}));
+		const wahaKeyHeader = Object.values(WAHA.components.securitySchemes)
+			.map((scheme) => scheme.name)
+			.join(', ');
+		const sentKeyHeaders = [
+			...new Set(
+				runs.flatMap((run) =>
+					run.requests.flatMap((request) => [
+						...(request.auth === 'valid' ? ['apikey'] : []),
+						...Object.keys(request.headers).filter((name) => name === 'x-api-key'),
+					]),
+				),
+			),
+		];
+		const variants = OPERATIONS.filter((operation) => operation.variants.length > 0).map(
+			(operation) =>
+				`*${operation.operation}* ${operation.variants
+					.map(
+						(variant) => variant.label + (variant.only ? ` (${SHAPE_OF[variant.only]} only)` : ''),
+					)
+					.join(', ')}`,
+		);
+		const text = [
+			renderTable(rows),
+			'',
+			`Measured by \`test/compatibility/requests.test.ts\` (\`npm run docs:compatibility\` rewrites this section): each operation ran in n8n's engine against the gateway simulator, once per Request Body Style of the credential, with its usual fields and with the variants below (${runs.length} requests). Each request, as the gateway received it (method, path, query, body), was judged three ways:`,
+			'',
+			'- **Spec gateway**: the gateway simulator, which implements the spec this package is written for, answered 2xx.',
+			`- **Evolution API v1.8.2**: the route exists in its routers (tag ${EVOLUTION.source.tag}, commit ${EVOLUTION.source.commit.slice(0, 7)}) and the body passes the \`jsonschema\` validation its router runs before the controller (\`RouterBroker.dataValidate\`, and \`groupValidate\`, which takes \`groupJid\` from the query). Checks its controllers make later (that the webhook URL is a URL, that a number is on WhatsApp) are not part of it.`,
+			`- **WAHA 2026**: the path and method exist in WAHA's published OpenAPI document (version ${WAHA.info.version}), the required path and query parameters are there, and the query values and JSON body are valid for its schemas (ajv). WAHA's own validation can be more lenient than its published schemas.`,
+			`- "✓": every request passed in both body styles; "✓ shape A": only with the Request Body Style *${styleChoice('chatIdSession')}*, "✓ shape B": only with *${styleChoice('jidSessionId')}* (*Detect Automatically* settles on one of the two per gateway); "✗ with …": a variant that failed; "— (no such endpoint)": the product has no route with that method and path (the spec merges the two products, so each operation exists in one of them only).`,
+			`- Authentication is not judged against the products: with the credential's defaults, requests carry the key in the \`${sentKeyHeaders.join('`, `')}\` header, as Evolution API reads it, while WAHA reads \`${wahaKeyHeader}\` and answers 401 without it. For WAHA, ${keyHeaderSetting(wahaKeyHeader)}: so set, the ${wahaKeyRuns.length} operations WAHA has were run again against the simulator reading the key from \`X-Api-Key\`, and each carried it there.`,
+			`- Variants: ${variants.join('; ')}.`,
+			'- Files fetched after an answer (media, profile pictures) go to URLs the gateway gives and are not checked. The schemas and where they come from: `test/compatibility/schemas/`.',
+		].join('\n');
+		expectReadmeSection('compatibility:operations', text);
+	});
+});
+
+// Known-bad requests: each checker must be able to say no, with the product's own reason; and yes
+// to the well-formed request the bad ones are made from.
+describe('the checkers', () => {
+	const SEND_TEXT = `/message/sendText/${SESSION}`;
+	const TEXT_BODY = { number: alice.number, textMessage: { text: 'Hi' } };
+	const POLL = { name: 'Coming?', options: ['Yes', 'No'], multipleAnswers: false };
+	const POLL_BODY = { session: SESSION, chatId: alice.chatId, poll: POLL };
+	const BUTTONS_BODY = {
+		session: SESSION,
+		chatId: alice.chatId,
+		header: '',
+		body: 'Hi',
+		footer: '',
+	};
+	const CHECKERS = { Evolution: checkEvolution, WAHA: checkWaha };
+	const request = (method: string, path: string, body?: unknown, query = {}): SentRequest => ({
+		method,
+		path,
+		query,
+		body,
+	});
+	/** The reasons of a rejection, or why the route is absent. */
+	const saysWhy = (verdict: Verdict) =>
+		verdict.outcome === 'rejected'
+			? verdict.reasons
+			: verdict.outcome === 'absent'
+				? [verdict.reason]
+				: [];
+
+	it.each<[keyof typeof CHECKERS, string, SentRequest, Verdict['outcome'], string]>([
+		['Evolution', 'a well-formed text', request('POST', SEND_TEXT, TEXT_BODY), 'accepted', ''],
+		[
+			'Evolution',
+			'a text without number',
+			request('POST', SEND_TEXT, { textMessage: { text: 'Hi' } }),
+			'rejected',
+			'instance requires property "number"',
+		],
+		[
+			'Evolution',
+			'an empty text',
+			request('POST', SEND_TEXT, { ...TEXT_BODY, textMessage: { text: '' } }),
+			'rejected',
+			'The "text" cannot be empty',
+		],
+		[
+			'Evolution',
+			'a number that is not a string',
+			request('POST', SEND_TEXT, { ...TEXT_BODY, number: 5511987650001 }),
+			'rejected',
+			'Invalid format',
+		],
+		[
+			'Evolution',
+			'a delay that is not whole',
+			request('POST', SEND_TEXT, { ...TEXT_BODY, options: { delay: 1.5 } }),
+			'rejected',
+			'Enter a value in milliseconds',
+		],
+		[
+			'Evolution',
+			'a group lookup without groupJid',
+			request('GET', `/group/findGroupInfos/${SESSION}`),
+			'rejected',
+			'The group id needs to be informed in the query',
+		],
+		[
+			'Evolution',
+			'an invite to a short number',
+			request('POST', `/group/sendInvite/${SESSION}`, {
+				groupJid: hikers.id,
+				description: 'Join',
+				numbers: ['12345'],
+			}),
+			'rejected',
+			'"numbers" must be an array of numeric strings',
+		],
+		[
+			'Evolution',
+			'an unknown webhook event',
+			request('POST', `/webhook/set/${SESSION}`, {
+				url: 'https://h.example.com',
+				events: ['MESSAGE_RECEIVED'],
+			}),
+			'rejected',
+			'events[0] is not one of enum values',
+		],
+		[
+			'Evolution',
+			'a presence outside the enum',
+			request('POST', `/instance/setPresence/${SESSION}`, { presence: 'busy' }),
+			'rejected',
+			'presence is not one of enum values',
+		],
+		[
+			'Evolution',
+			'a GET on a POST route',
+			request('GET', SEND_TEXT),
+			'absent',
+			'no GET route, only POST',
+		],
+		[
+			'Evolution',
+			'a path of the session family',
+			request('POST', '/api/sendText', TEXT_BODY),
+			'absent',
+			'no such endpoint',
+		],
+		['WAHA', 'a well-formed poll', request('POST', '/api/sendPoll', POLL_BODY), 'accepted', ''],
+		[
+			'WAHA',
+			'a poll in shape B',
+			request('POST', '/api/sendPoll', { sessionId: SESSION, jid: alice.jid, poll: POLL }),
+			'rejected',
+			'body lacks chatId, session',
+		],
+		[
+			'WAHA',
+			'multipleAnswers that is not a boolean',
+			request('POST', '/api/sendPoll', { ...POLL_BODY, poll: { ...POLL, multipleAnswers: 'yes' } }),
+			'rejected',
+			'body.poll.multipleAnswers must be boolean',
+		],
+		[
+			'WAHA',
+			'a button of an unknown type',
+			request('POST', '/api/sendButtons', {
+				...BUTTONS_BODY,
+				buttons: [{ type: 'link', text: 'Go' }],
+			}),
+			'rejected',
+			'body.buttons.0.type must be equal to one of the allowed values',
+		],
+		[
+			'WAHA',
+			'a channel picture without a MIME type',
+			request('POST', `/api/${SESSION}/channels`, {
+				name: 'News',
+				picture: { url: 'https://cdn.example.com/a.png' },
+			}),
+			'rejected',
+			'body.picture lacks mimetype',
+		],
+		[
+			'WAHA',
+			'a contact lookup without contactId',
+			request('GET', '/api/contacts', undefined, { session: SESSION }),
+			'rejected',
+			'query lacks contactId',
+		],
+		[
+			'WAHA',
+			'a chat list with a limit that is not a number',
+			request('GET', `/api/${SESSION}/chats/overview`, undefined, { limit: 'ten' }),
+			'rejected',
+			'query.limit must be number',
+		],
+		[
+			'WAHA',
+			'a reaction without a body',
+			request('PUT', '/api/reaction'),
+			'rejected',
+			'no JSON body',
+		],
+		[
+			'WAHA',
+			'a GET on a PUT route',
+			request('GET', '/api/reaction'),
+			'absent',
+			'no GET route, only PUT',
+		],
+		[
+			'WAHA',
+			'a path of the instance family',
+			request('POST', SEND_TEXT, TEXT_BODY),
+			'absent',
+			'no such endpoint',
+		],
+	])('%s: %s', (product, _name, sent, outcome, reason) => {
+		const verdict = CHECKERS[product](sent);
+		expect(verdict.outcome).toBe(outcome);
+		expect(saysWhy(verdict)).toEqual(
+			reason === '' ? [] : expect.arrayContaining([expect.stringContaining(reason)]),
+		);
+	});
+});

@@ -1,0 +1,104 @@
+/** Turns the verdicts of every case into the README's compatibility table, one row per operation. */
+import type { RequestBodyStyle } from '../../nodes/shared/transport';
+import type { Verdict } from './verdicts.cts';
+
+export const STYLES: RequestBodyStyle[] = ['chatIdSession', 'jidSessionId'];
+export const SHAPE_OF: Record<RequestBodyStyle, string> = {
+	chatIdSession: 'shape A',
+	jidSessionId: 'shape B',
+};
+
+export const PRODUCTS = {
+	spec: 'Spec gateway',
+	evolution: 'Evolution API v1.8.2',
+	waha: 'WAHA 2026',
+} as const;
+export type Product = keyof typeof PRODUCTS;
+
+export interface CaseResult {
+	/** Undefined for the operation's main case; e.g. "with a binary picture" for a variant. */
+	variant?: string;
+	style: RequestBodyStyle;
+	verdicts: Record<Product, Verdict>;
+}
+
+export interface OperationResult {
+	/** e.g. "Message: Send Text" */
+	operation: string;
+	results: CaseResult[];
+}
+
+const MAX_REASONS = 2;
+
+function why(verdict: Verdict): string {
+	if (verdict.outcome === 'accepted') return '';
+	if (verdict.outcome === 'absent') return verdict.reason;
+	return verdict.reasons.slice(0, MAX_REASONS).join('; ');
+}
+
+/** "x" when every style failed for the same reason, else "shape A: x; shape B: y". */
+function reasonsByStyle(failed: CaseResult[], product: Product): string {
+	const reasons = failed.map((result) => why(result.verdicts[product]));
+	if (new Set(reasons).size === 1) return reasons[0];
+	return failed.map((result, index) => `${SHAPE_OF[result.style]}: ${reasons[index]}`).join('; ');
+}
+
+/**
+ * One cell: "— (…)" when the product has no such endpoint, "✗ (…)" when the main case fails in
+ * every style, else "✓" or "✓ shape A", followed by what fails with the other style and with variants.
+ */
+export function cell(results: CaseResult[], product: Product): string {
+	const verdicts = results.map((result) => result.verdicts[product]);
+	if (verdicts.every((verdict) => verdict.outcome === 'absent')) return `— (${why(verdicts[0])})`;
+	const main = results.filter((result) => result.variant === undefined);
+	const passing = main.filter((result) => result.verdicts[product].outcome === 'accepted');
+	if (passing.length === 0) return `✗ (${reasonsByStyle(main, product)})`;
+	const parts = [passing.length === main.length ? '✓' : `✓ ${SHAPE_OF[passing[0].style]}`];
+	const failingMain = main.filter((result) => result.verdicts[product].outcome !== 'accepted');
+	if (failingMain.length > 0) {
+		parts.push(`${SHAPE_OF[failingMain[0].style]} ✗ (${reasonsByStyle(failingMain, product)})`);
+	}
+	const passingStyles = new Set(passing.map((result) => result.style));
+	const failingVariants = results.filter(
+		(result) =>
+			result.variant !== undefined &&
+			passingStyles.has(result.style) &&
+			result.verdicts[product].outcome !== 'accepted',
+	);
+	for (const variant of new Set(failingVariants.map((result) => result.variant))) {
+		const failed = failingVariants.filter((result) => result.variant === variant);
+		parts.push(`✗ ${variant} (${reasonsByStyle(failed, product)})`);
+	}
+	return parts.join('; ');
+}
+
+/** The route as the product that has it names it, for the Operation column. */
+export function endpointOf(results: CaseResult[]): string {
+	for (const product of ['evolution', 'waha'] as const) {
+		const found = results.find((result) => result.verdicts[product].outcome !== 'absent');
+		const verdict = found?.verdicts[product];
+		if (verdict && verdict.outcome !== 'absent') return verdict.endpoint;
+	}
+	throw new Error(`No product has the endpoint of ${JSON.stringify(results[0]?.verdicts)}`);
+}
+
+function escapeCell(text: string): string {
+	return text.replace(/\|/g, '\\|');
+}
+
+export function renderTable(rows: OperationResult[]): string {
+	const products = Object.keys(PRODUCTS) as Product[];
+	const lines = [
+		`| Operation | ${products.map((product) => PRODUCTS[product]).join(' | ')} |`,
+		`| --- | ${products.map(() => '---').join(' | ')} |`,
+		...rows.map((row) =>
+			[
+				`${row.operation}<br>\`${endpointOf(row.results)}\``,
+				...products.map((product) => cell(row.results, product)),
+			]
+				.map(escapeCell)
+				.join(' | '),
+		),
+	];
+	return lines.map((line) => (line.startsWith('|') ? line : `| ${line} |`)).join('\n');
+}
