@@ -125,83 +125,51 @@ describe('Message > Send Text', () => {
 		});
 	});
 
-	it('refuses an empty text before any request', async () => {
-		const result = await runMessage(
-			'sendText',
+	it.each([
+		[
+			'an empty text',
 			{ chatId: byId(alice.number), text: '={{ $json.text }}' },
-			{ items: jsonItems({ text: '   ' }) },
-		);
-
-		expectValidationError(simulator, result, 'Text must not be empty');
-	});
-
-	it('refuses a channel as Chat, naming the field', async () => {
-		const result = await runMessage('sendText', {
-			chatId: byId(SEED.channels.updates.id),
-			text: 'Hi',
-		});
-
-		expectValidationError(
-			simulator,
-			result,
+			{ text: '   ' },
+			'Text must not be empty',
+		],
+		[
+			'a channel as Chat, naming the field',
+			{ chatId: byId(SEED.channels.updates.id), text: 'Hi' },
+			{},
 			/^Chat must be .*\(got "120363150000000001@newsletter"\)$/,
-		);
-	});
-
-	it('refuses Mention Everyone in a contact chat', async () => {
-		const result = await runMessage('sendText', {
-			chatId: byId(alice.number),
-			text: 'Hi all',
-			options: { mentionEveryone: true },
-		});
-
-		expectValidationError(
-			simulator,
-			result,
+		],
+		[
+			'Mention Everyone in a contact chat',
+			{ chatId: byId(alice.number), text: 'Hi all', options: { mentionEveryone: true } },
+			{},
 			`Mention Everyone works only in groups, and Chat is a contact (${alice.number})`,
-		);
-	});
-
-	it('names the entry of Mention Numbers that is not a phone number', async () => {
-		const result = await runMessage('sendText', {
-			chatId: byId(HIKERS.id),
-			text: 'Hi',
-			options: { mentionNumbers: `${alice.number}, Carla` },
-		});
-
-		expectValidationError(
-			simulator,
-			result,
+		],
+		[
+			'an entry of Mention Numbers that is not a phone number, naming it',
+			{
+				chatId: byId(HIKERS.id),
+				text: 'Hi',
+				options: { mentionNumbers: `${alice.number}, Carla` },
+			},
+			{},
 			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "Carla")',
-		);
-	});
-
-	it('refuses a Reply To Message ID that is not a full message ID', async () => {
-		const result = await runMessage('sendText', {
-			chatId: byId(alice.number),
-			text: 'Hi',
-			options: { replyTo: aliceText.shortId },
-		});
-
-		expectValidationError(
-			simulator,
-			result,
+		],
+		[
+			'a Reply To Message ID that is not a full message ID',
+			{ chatId: byId(alice.number), text: 'Hi', options: { replyTo: aliceText.shortId } },
+			{},
 			`Reply To Message ID must be a full message ID like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${aliceText.shortId}")`,
-		);
-	});
-
-	it('refuses a delay that is not a whole number of milliseconds', async () => {
-		const result = await runMessage(
-			'sendText',
+		],
+		[
+			'a delay that is not a whole number of milliseconds',
 			{ chatId: byId(alice.number), text: 'Hi', options: { delay: '={{ $json.delay }}' } },
-			{ items: jsonItems({ delay: 1.5 }) },
-		);
-
-		expectValidationError(
-			simulator,
-			result,
+			{ delay: 1.5 },
 			'Delay (Ms) must be a whole number of at least 0 (got "1.5")',
-		);
+		],
+	])('refuses %s before any request', async (_case, parameters, item, message) => {
+		const result = await runMessage('sendText', parameters, { items: jsonItems(item) });
+
+		expectValidationError(simulator, result, message);
 	});
 
 	it('surfaces a number that is not on the network as the gateway error', async () => {
@@ -371,7 +339,11 @@ describe('Message > Send Location', () => {
 			{ items: jsonItems({ lat: 91 }) },
 		);
 
-		expectValidationError(simulator, result, 'Latitude must be a decimal number between -90 and 90 (got "91")');
+		expectValidationError(
+			simulator,
+			result,
+			'Latitude must be a decimal number between -90 and 90 (got "91")',
+		);
 	});
 
 	it('refuses a longitude out of range, naming it', async () => {
@@ -903,17 +875,20 @@ describe('Message > Send Poll', () => {
 		);
 	});
 
-	it.each([13, 100])('refuses %i answers before any request (the network allows 12)', async (count) => {
-		const result = await runMessage('sendPoll', {
-			chatId: byId(alice.number),
-			question: 'Pick a number',
-			pollOptions: Array.from({ length: count }, (_, index) => `Option ${index + 1}`),
-		});
+	it.each([13, 100])(
+		'refuses %i answers before any request (the network allows 12)',
+		async (count) => {
+			const result = await runMessage('sendPoll', {
+				chatId: byId(alice.number),
+				question: 'Pick a number',
+				pollOptions: Array.from({ length: count }, (_, index) => `Option ${index + 1}`),
+			});
 
-		expectValidationError(
-			simulator,
-			result,
-			`Poll Options must have at most 12 answers (got ${count})`,
-		);
-	});
+			expectValidationError(
+				simulator,
+				result,
+				`Poll Options must have at most 12 answers (got ${count})`,
+			);
+		},
+	);
 });
