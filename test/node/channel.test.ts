@@ -2,7 +2,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
 import { useSimulator, gatewayClient } from '../simulator/testing.cts';
-import { expectValidationError, outputJson, resourceRunner } from '../support/gateway-node.cts';
+import {
+	expectOneRequest,
+	expectValidationError,
+	outputJson,
+	resourceRunner,
+} from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
 const PAIRING_SESSION = SEED.instances.pairing.name;
@@ -25,12 +30,10 @@ describe('Channel > Create', () => {
 		});
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/api/${SESSION}/channels`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			name: 'Acme Deals',
@@ -190,12 +193,10 @@ describe('Channel > Search', () => {
 		const result = await runChannel('search');
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: SEARCH_PATH,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			view: 'RECOMMENDED',

@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
 import { useSimulator, gatewayClient } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
+import { expectOneRequest, outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -44,12 +44,10 @@ describe('Chat > Get Many', () => {
 		const result = await runGetMany();
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'GET',
 			path: OVERVIEW_PATH,
 			query: { limit: '20', offset: '0' },
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toBeUndefined();
 		const chats = outputJson(result);

@@ -2,6 +2,7 @@ import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
 import {
 	byId,
+	expectOneRequest,
 	expectValidationError,
 	jsonItems,
 	outputJson,
@@ -23,13 +24,10 @@ describe('Group > Get', () => {
 		const result = await runGroup('get', { groupId: byId(HIKERS.id) });
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		const [request] = simulator.requests;
-		expect(request).toMatchObject({
+		const request = expectOneRequest(simulator, {
 			method: 'GET',
 			path: `/group/findGroupInfos/${SESSION}`,
 			query: { groupJid: HIKERS.id },
-			auth: 'valid',
 		});
 		expect(request.body).toBeUndefined();
 		expect(outputJson(result)).toEqual([
@@ -115,13 +113,10 @@ describe('Group > Send Invite', () => {
 		});
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		const [request] = simulator.requests;
-		expect(request).toMatchObject({
+		const request = expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/group/sendInvite/${SESSION}`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(request.body).toEqual({
 			groupJid: HIKERS.id,
@@ -281,12 +276,10 @@ describe('Group > Refresh', () => {
 	it('posts to the session refresh endpoint without a body and outputs the response', async () => {
 		const result = await runGroup('refresh', {});
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/api/${SESSION}/groups/refresh`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toBeUndefined();
 		expect(outputJson(result)).toEqual([{ success: true, message: 'Groups refreshed', count: 2 }]);
@@ -318,12 +311,10 @@ describe('Group > Leave', () => {
 	it('puts the URL-encoded group ID in the path and outputs the response', async () => {
 		const result = await runGroup('leave', { groupId: byId(HIKERS.id) });
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/api/${SESSION}/groups/120363041234567890%40g.us/leave`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toBeUndefined();
 		expect(outputJson(result)).toEqual([

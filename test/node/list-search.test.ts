@@ -1,6 +1,6 @@
 import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
+import { expectOneRequest, outputJson, runGateway } from '../support/gateway-node.cts';
 import { runListSearch } from '../support/load-options.cts';
 import type { ListSearchMethod, ListSearchOptions } from '../support/load-options.cts';
 
@@ -33,12 +33,10 @@ describe('List search: chats', () => {
 	it("lists the session's chats, newest first, by name and chat ID", async () => {
 		const result = await search('searchChats');
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'GET',
 			path: `/api/${SESSION}/chats/overview`,
 			query: { limit: '50', offset: '0' },
-			auth: 'valid',
 		});
 		expect(result).toEqual({
 			results: [
@@ -131,12 +129,10 @@ describe('List search: contacts', () => {
 	it("lists the session's contacts by their best name and JID", async () => {
 		const result = await search('searchContacts');
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'GET',
 			path: '/api/contacts',
 			query: { sessionId: SESSION, limit: '50', offset: '0' },
-			auth: 'valid',
 		});
 		expect(result).toEqual({
 			results: [

@@ -4,6 +4,7 @@ import { SEED } from '../simulator/index.cts';
 import { gatewayFile, useSimulator } from '../simulator/testing.cts';
 import {
 	expectGatewayError,
+	expectOneRequest,
 	expectValidationError,
 	jsonItems,
 	outputJson,
@@ -35,12 +36,10 @@ describe('Message > React', () => {
 		const result = await runMessage('react', { messageId: ` ${aliceText.id} `, reaction: '👍' });
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'PUT',
 			path: '/api/reaction',
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			messageId: aliceText.id,
@@ -302,12 +301,10 @@ describe('Message > Find Status Messages', () => {
 		const result = await runMessage('findStatus', {});
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/chat/findStatusMessage/${SESSION}`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({ where: {}, limit: 50 });
 		const records = outputJson(result);
@@ -384,12 +381,10 @@ describe('Message > Download Media', () => {
 		const result = await runMessage('downloadMedia', { messageId: aliceImage.id });
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/chat/getBase64FromMediaMessage/${SESSION}`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			message: { key: { id: aliceImage.shortId } },

@@ -6,6 +6,7 @@ import {
 	binaryItem,
 	byId,
 	expectGatewayError,
+	expectOneRequest,
 	expectValidationError,
 	fromList,
 	jsonItems,
@@ -36,12 +37,10 @@ describe('Message > Send Text', () => {
 		});
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/message/sendText/${SESSION}`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			number: alice.number,
@@ -277,12 +276,10 @@ describe('Message > Send Location', () => {
 		});
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/message/sendLocation/${SESSION}`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			number: bruno.number,
@@ -406,12 +403,10 @@ describe('Message > Send Buttons', () => {
 			);
 
 			expect(result.status).toBe('success');
-			expect(simulator.requests).toHaveLength(1);
-			expect(simulator.requests[0]).toMatchObject({
+			expectOneRequest(simulator, {
 				method: 'POST',
 				path: '/api/sendButtons',
 				query: {},
-				auth: 'valid',
 			});
 			expect(simulator.requests[0].body).toEqual({
 				session: SESSION,
@@ -558,12 +553,10 @@ describe('Message > Send Link With Custom Preview', () => {
 		});
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: '/api/send/link-custom-preview',
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			session: SESSION,
@@ -791,12 +784,10 @@ describe('Message > Send Poll', () => {
 		);
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: '/api/sendPoll',
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			session: SESSION,

@@ -1,7 +1,13 @@
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import { SEED } from '../simulator/index.cts';
 import { useSimulator, gatewayClient } from '../simulator/testing.cts';
-import { binaryItem, outputJson, resourceRunner, runGateway } from '../support/gateway-node.cts';
+import {
+	binaryItem,
+	expectOneRequest,
+	outputJson,
+	resourceRunner,
+	runGateway,
+} from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -44,12 +50,10 @@ describe('Profile > Get', () => {
 	it('surfaces the 501 of a gateway that does not implement it, with the hint', async () => {
 		const result = await runProfile('get');
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'GET',
 			path: `/api/${SESSION}/profile`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(result.status).toBe('error');
 		expect(result.error?.name).toBe('NodeApiError');
@@ -97,12 +101,10 @@ describe('Profile > Set Picture', () => {
 			pictureUrl: 'https://cdn.example.com/avatars/acme%20logo.jpg',
 		});
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'PUT',
 			path: `/api/${SESSION}/profile/picture`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({
 			file: {
@@ -262,12 +264,10 @@ describe('Profile > Delete Picture', () => {
 	it('sends DELETE without a body and outputs the success of the gateway', async () => {
 		const result = await runProfile('deletePicture');
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'DELETE',
 			path: `/api/${SESSION}/profile/picture`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toBeUndefined();
 		expect(outputJson(result)).toEqual([{ success: true }]);

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
-import { outputJson, runGateway } from '../support/gateway-node.cts';
+import { expectOneRequest, outputJson, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
 const CONNECTED = SEED.instances.connected.name;
@@ -28,12 +28,10 @@ describe('Session > Request Pairing Code', () => {
 		});
 
 		expect(result.status).toBe('success');
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/api/${PAIRING}/auth/request-code`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({ phoneNumber: PAIRING_NUMBER });
 		expect(outputJson(result)).toEqual([
@@ -102,12 +100,10 @@ describe('Session > Restart', () => {
 	it('puts to the instance restart endpoint and outputs session and state', async () => {
 		const result = await runSession('restart', { session: CONNECTED });
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'PUT',
 			path: `/instance/restart/${CONNECTED}`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toBeUndefined();
 		expect(outputJson(result)).toEqual([{ session: CONNECTED, state: 'open' }]);
@@ -148,12 +144,10 @@ describe('Session > Set Presence', () => {
 			presence: 'unavailable',
 		});
 
-		expect(simulator.requests).toHaveLength(1);
-		expect(simulator.requests[0]).toMatchObject({
+		expectOneRequest(simulator, {
 			method: 'POST',
 			path: `/instance/setPresence/${CONNECTED}`,
 			query: {},
-			auth: 'valid',
 		});
 		expect(simulator.requests[0].body).toEqual({ presence: 'unavailable' });
 		expect(outputJson(result)).toEqual([

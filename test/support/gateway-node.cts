@@ -6,6 +6,7 @@ import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.
 import type { BodyStyleSetting } from '../../nodes/shared/transport';
 import { runNode } from './n8n-harness.cts';
 import type { RunNodeOptions, RunNodeResult } from './n8n-harness.cts';
+import type { RecordedRequest } from '../simulator/index.cts';
 
 export const GATEWAY_NODE_TYPE = 'n8n-nodes-messaging-gateway.messagingGateway';
 
@@ -86,6 +87,17 @@ export function binaryItem(
 /** The JSON of every item of the node's first output. */
 export function outputJson(result: RunNodeResult) {
 	return (result.outputs[0] ?? []).map((item) => item.json);
+}
+
+/** Exactly one request reached the gateway, with the API key, this method, path and query (default none); returns it. */
+export function expectOneRequest(
+	gateway: { requests: RecordedRequest[] },
+	expected: { method: string; path: string; query?: Record<string, unknown> },
+): RecordedRequest {
+	expect(gateway.requests).toHaveLength(1);
+	const [request] = gateway.requests;
+	expect(request).toMatchObject({ query: {}, ...expected, auth: 'valid' });
+	return request;
 }
 
 /** The run failed on bad input with a NodeOperationError, and nothing reached the gateway. */
