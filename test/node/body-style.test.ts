@@ -5,6 +5,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
+import { BODY_STYLE_LABELS } from '../../nodes/shared/transport';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import { byId, jsonItems, outputJson, runGateway } from '../support/gateway-node.cts';
@@ -79,6 +80,10 @@ describe('the Request Body Style choices', () => {
 			['Detect Automatically', 'auto'],
 		]);
 		expect(field?.default).toBe('chatIdSession');
+		// Messages that tell the user which style to pick name it as the credential does.
+		for (const [style, label] of Object.entries(BODY_STYLE_LABELS)) {
+			expect(field?.options).toContainEqual(expect.objectContaining({ name: label, value: style }));
+		}
 		expect(field?.description).toMatch(/fail with 400 naming jid or sessionId/);
 		expect(JSON.stringify(field)).not.toMatch(/Shape [AB]/);
 	});
@@ -139,8 +144,8 @@ describe('Detect Automatically', () => {
 
 describe('a fixed style', () => {
 	it.each([
-		['chatIdSession', 'jid + sessionId (Wappfy-style gateways)', '"jid" or "sessionId"'],
-		['jidSessionId', 'chatId + session (WAHA and most gateways)', '"chatId" or "session"'],
+		['chatIdSession', 'jid + sessionId (Wappfy-Style Gateways)', '"jid" or "sessionId"'],
+		['jidSessionId', 'chatId + session (WAHA and Most Gateways)', '"chatId" or "session"'],
 	] as const)(
 		"%s: a rejected body says which style to pick, and nothing is tried behind the user's back",
 		async (style, other, fields) => {

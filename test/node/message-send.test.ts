@@ -754,7 +754,7 @@ describe('Message > Send Link With Custom Preview', () => {
 		expectValidationError(
 			simulator,
 			result,
-			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
+			'Reply To Message ID cannot be used with the Request Body Style "jid + sessionId"',
 		);
 	});
 
@@ -862,7 +862,7 @@ describe('Message > Send Poll', () => {
 		expectValidationError(
 			simulator,
 			result,
-			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
+			'Reply To Message ID cannot be used with the Request Body Style "jid + sessionId"',
 		);
 	});
 

@@ -200,7 +200,7 @@ export const replyToShapeAOption: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
 	description:
-		'Full ID of the message to reply to. Not available with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
+		'Full ID of the message to reply to. Not available with the Request Body Style "jid + sessionId" of the credential.',
 };
 
 /**
@@ -226,8 +226,8 @@ export function readShapeAReplyTo(
 		throw fieldError.call(
 			this,
 			itemIndex,
-			'Reply To Message ID cannot be used with the Request Body Style "JID + Session ID (Shape B)"',
-			`The gateway takes replies to ${what} only in the Request Body Style "Chat ID + Session (Shape A)". Remove the option or change the credential.`,
+			'Reply To Message ID cannot be used with the Request Body Style "jid + sessionId"',
+			`The gateway takes replies to ${what} only in the Request Body Style "chatId + session". Remove the option or change the credential.`,
 		);
 	}
 	return replyToId;

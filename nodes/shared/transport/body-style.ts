@@ -10,9 +10,10 @@ export type RequestBodyStyle = 'chatIdSession' | 'jidSessionId';
 /** What the credential says: one of the styles, or `auto` to find out from the gateway's answers. */
 export type BodyStyleSetting = RequestBodyStyle | 'auto';
 
+/** The choices' names in the credential, for messages that tell which one to pick. */
 export const BODY_STYLE_LABELS: Record<RequestBodyStyle, string> = {
-	chatIdSession: 'chatId + session (WAHA and most gateways)',
-	jidSessionId: 'jid + sessionId (Wappfy-style gateways)',
+	chatIdSession: 'chatId + session (WAHA and Most Gateways)',
+	jidSessionId: 'jid + sessionId (Wappfy-Style Gateways)',
 };
 
 /** The field names that give a style away in a gateway's error message. */

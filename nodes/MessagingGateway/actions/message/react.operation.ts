@@ -49,7 +49,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. +55 11 99999-9999',
 				description:
-					'Who wrote the message: a phone number with country code, a chat ID or a JID. Only used with the Request Body Style "JID + Session ID (Shape B)", which needs it; by default it is taken from the Message ID, which works for messages from a contact and for group messages whose ID ends with the participant.',
+					'Who wrote the message: a phone number with country code, a chat ID or a JID. Only used with the Request Body Style "jid + sessionId", which needs it; by default it is taken from the Message ID, which works for messages from a contact and for group messages whose ID ends with the participant.',
 			},
 			waitBetweenItemsOption,
 		],

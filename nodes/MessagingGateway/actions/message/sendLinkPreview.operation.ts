@@ -31,7 +31,7 @@ import {
 } from '../common.descriptions';
 import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
 
-const PREVIEW_IMAGE_URL_RULE = `A public http(s) link to the image. With the Request Body Style "Chat ID + Session (Shape A)" the gateway downloads it; with "JID + Session ID (Shape B)" n8n downloads it and sends it inline: never with the API key, at most ${PUBLIC_FILE_LIMITS.maxBytes / (1024 * 1024)} MB within ${PUBLIC_FILE_LIMITS.deadlineMs / 1000} s, and only if the host says it is an image.`;
+const PREVIEW_IMAGE_URL_RULE = `A public http(s) link to the image. With the Request Body Style "chatId + session" the gateway downloads it; with "jid + sessionId" n8n downloads it and sends it inline: never with the API key, at most ${PUBLIC_FILE_LIMITS.maxBytes / (1024 * 1024)} MB within ${PUBLIC_FILE_LIMITS.deadlineMs / 1000} s, and only if the host says it is an image.`;
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -62,7 +62,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Our New Menu',
 		description:
-			'Title of the preview card. Required with the Request Body Style "JID + Session ID (Shape B)".',
+			'Title of the preview card. Required with the Request Body Style "jid + sessionId".',
 	},
 	{
 		displayName: 'Preview Description',
@@ -71,7 +71,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Seasonal dishes, fresh bread every morning',
 		description:
-			'Text under the title of the preview card. Required with the Request Body Style "JID + Session ID (Shape B)".',
+			'Text under the title of the preview card. Required with the Request Body Style "jid + sessionId".',
 	},
 	// The gateway takes the image as a URL or as base64, so no MIME type is asked for.
 	...fileSourceProperties('previewImage', 'Preview Image', true)
@@ -102,7 +102,7 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to send the preview image in high quality. Ignored with the Request Body Style "JID + Session ID (Shape B)" of the credential.',
+					'Whether to send the preview image in high quality. Ignored with the Request Body Style "jid + sessionId" of the credential.',
 			},
 			replyToShapeAOption,
 			waitBetweenItemsOption,
