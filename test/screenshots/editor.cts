@@ -9,7 +9,13 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { INode, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import type {
+	INode,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { chromium } from 'playwright-core';
 import type { Browser, Locator, Page } from 'playwright-core';
 
@@ -134,29 +140,16 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 	}
 }
 
-/** The labels of the built nodes (dist/), as the editor shows them. */
-export interface BuiltLabels {
-	/** The action node's display name (the nodes panel lists the package under it). */
-	nodeName: string;
-	/** The Message resource's name, as the Resource field shows it. */
-	messageResource: string;
-	/** What the nodes panel lists for every Message operation: its action text, else its name. */
-	messageActions: string[];
-	/** The name of the Send Text operation, as the Operation field shows it. */
-	sendTextOperation: string;
-	/** The required fields of Message → Send Text. */
-	sendTextFields: string[];
-	/** The trigger's fields that always show (its notices aside). */
-	triggerFields: string[];
-	/** The names of trigger events by value, as the Events field shows them. */
-	eventNames: Map<string, string>;
+/** The node descriptions as built into dist/ (the ones that ship). */
+export interface BuiltNodes {
+	action: INodeTypeDescription;
+	trigger: INodeTypeDescription;
 }
 
 function loadBuiltDescription(file: string): INodeTypeDescription {
 	const absolute = path.join(PROJECT_ROOT, file);
 	if (!fs.existsSync(absolute)) throw new Error(`${file} is missing: run npm run build first`);
 	const className = path.basename(file).split('.')[0];
-	// The build output itself: the labels must be the ones that ship.
 	const exported = require(absolute) as Record<
 		string,
 		new () => { description: INodeTypeDescription }
@@ -164,65 +157,65 @@ function loadBuiltDescription(file: string): INodeTypeDescription {
 	return new exported[className]().description;
 }
 
-/** Whether a field shows for a resource and operation, and depends on nothing else. */
-function showsFor(property: INodeProperties, resource: string, operation?: string): boolean {
-	const show = property.displayOptions?.show ?? {};
-	const hide = property.displayOptions?.hide ?? {};
-	const keys = Object.keys(show);
-	if (
-		Object.keys(hide).length > 0 ||
-		keys.some((key) => key !== 'resource' && key !== 'operation')
-	) {
-		return false;
-	}
-	const allows = (key: string, value?: string) =>
-		!show[key] || (value !== undefined && (show[key] as unknown[]).includes(value));
-	return allows('resource', resource) && allows('operation', operation);
-}
-
-type Option = { name: string; value: unknown; action?: string };
-
-export function builtLabels(): BuiltLabels {
+export function builtNodes(): BuiltNodes {
 	const manifest = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
 	const descriptions = (manifest.n8n.nodes as string[]).map(loadBuiltDescription);
 	const trigger = descriptions.find((description) => description.group.includes('trigger'));
 	const action = descriptions.find((description) => description !== trigger);
 	if (!action || !trigger) throw new Error('package.json lists no action node or no trigger');
-	const property = (name: string, resource?: string) => {
-		const found = action.properties.find(
-			(candidate) =>
-				candidate.name === name && (resource === undefined || showsFor(candidate, resource)),
-		);
-		if (!found) throw new Error(`The built action node has no "${name}" field for ${resource}`);
-		return found;
-	};
-	const optionNamed = (options: Option[], value: string) => {
-		const option = options.find((candidate) => candidate.value === value);
-		if (!option) throw new Error(`No option "${value}" in ${JSON.stringify(options)}`);
-		return option.name;
-	};
-	const messageOperations = property('operation', 'message').options as Option[];
-	const events = trigger.properties.find((candidate) => candidate.name === 'events');
-	return {
-		nodeName: action.displayName,
-		messageResource: optionNamed(property('resource').options as Option[], 'message'),
-		messageActions: messageOperations.map((option) => option.action ?? option.name),
-		sendTextOperation: optionNamed(messageOperations, 'sendText'),
-		sendTextFields: action.properties
-			.filter(
-				(candidate) =>
-					candidate.required &&
-					showsFor(candidate, 'message', 'sendText') &&
-					candidate.displayOptions?.show?.operation !== undefined,
-			)
-			.map((candidate) => candidate.displayName),
-		triggerFields: trigger.properties
-			.filter((candidate) => candidate.type !== 'notice' && !candidate.displayOptions)
-			.map((candidate) => candidate.displayName),
-		eventNames: new Map(
-			((events?.options ?? []) as Option[]).map((option) => [String(option.value), option.name]),
-		),
-	};
+	return { action, trigger };
+}
+
+/** The fields the editor shows for `node`, decided by n8n's own rule (displayOptions, version). */
+function shownFields(description: INodeTypeDescription, node: INode): INodeProperties[] {
+	const values =
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? {};
+	return description.properties.filter((property) =>
+		NodeHelpers.displayParameter(values, property, node, description),
+	);
+}
+
+/** The names of the options of `node`'s field `name` whose values it holds, as its select shows them. */
+function chosenOptionNames(description: INodeTypeDescription, node: INode, name: string): string[] {
+	const field = shownFields(description, node).find((property) => property.name === name);
+	const chosen = ([] as unknown[]).concat(node.parameters[name]);
+	const options = (field?.options ?? []) as INodePropertyOptions[];
+	return chosen.map(
+		(value) =>
+			options.find((option) => option.value === value)?.name ?? `no option ${String(value)}`,
+	);
+}
+
+/**
+ * What `node`'s form shows: its credential, the labels of its fields (notices aside: they are
+ * sentences, not labels) and the names of the options chosen in the `choiceFields`.
+ */
+function formTexts(
+	description: INodeTypeDescription,
+	node: INode,
+	sandbox: EditorSandbox,
+	choiceFields: string[],
+): string[] {
+	const labels = shownFields(description, node)
+		.filter((property) => !['notice', 'callout', 'hidden'].includes(property.type))
+		.map((property) => property.displayName);
+	const choices = choiceFields.flatMap((name) => chosenOptionNames(description, node, name));
+	return [sandbox.credential.name, ...labels, ...choices];
+}
+
+/** What the nodes panel lists for the operations of `node`'s resource: their action texts, else names. */
+function actionLabels(description: INodeTypeDescription, node: INode): string[] {
+	const field = shownFields(description, node).find((property) => property.name === 'operation');
+	return ((field?.options ?? []) as INodePropertyOptions[]).map(
+		(option) => option.action ?? option.name,
+	);
 }
 
 const byTestId = (page: Page | Locator, id: string) => page.locator(`[data-test-id="${id}"]`);
@@ -330,8 +323,8 @@ export interface EditorView {
 	caption: string;
 	/** Opens the view and waits until it is complete. */
 	show(page: Page, sandbox: EditorSandbox): Promise<void>;
-	/** Texts the view must show. */
-	expectedTexts(labels: BuiltLabels, sandbox: EditorSandbox): string[];
+	/** Texts the view must show, from the built nodes and the workflow it shows. */
+	expectedTexts(built: BuiltNodes, sandbox: EditorSandbox): string[];
 }
 
 /** The run of the echo bot the executions view shows: a customer's message, made once. */
@@ -364,18 +357,28 @@ export const EDITOR_VIEWS: EditorView[] = [
 			await openWorkflow(page, sandbox, sandbox.echoBot, triggerNodeOf);
 			await byTestId(page, 'node-creator-plus-button').click();
 			await byTestId(page, 'node-creator-search-bar').fill('messaging');
-			const labels = builtLabels();
+			const { action } = builtNodes();
 			await byTestId(page, 'node-creator-item-name')
-				.filter({ hasText: labels.nodeName })
+				.filter({ hasText: action.displayName })
 				.first()
 				.click();
-			// The Message actions, just under the panel's header.
-			const firstMessageAction = page.getByText(labels.messageActions[0], { exact: true });
+			// The actions of the Send Text node's resource (Message), just under the panel's header.
+			const firstAction = page.getByText(
+				actionLabels(action, actionNodeOf(sandbox.sendText.json))[0],
+				{
+					exact: true,
+				},
+			);
 			// A trial click waits until the panel has finished sliding in.
-			await firstMessageAction.click({ trial: true });
-			await scrollNearTop(firstMessageAction, 45);
+			await firstAction.click({ trial: true });
+			await scrollNearTop(firstAction, 45);
+			// Onto empty canvas, so neither an action nor a node shows its hover state.
+			await page.mouse.move(VIEWPORT.width / 5, VIEWPORT.height / 4);
 		},
-		expectedTexts: (labels) => [labels.nodeName, ...labels.messageActions],
+		expectedTexts: ({ action }, sandbox) => [
+			action.displayName,
+			...actionLabels(action, actionNodeOf(sandbox.sendText.json)),
+		],
 	},
 	{
 		name: 'send-text',
@@ -393,12 +396,8 @@ export const EDITOR_VIEWS: EditorView[] = [
 			await output.getByText('"messageId"').waitFor();
 			await closeNotifications(page);
 		},
-		expectedTexts: (labels, sandbox) => [
-			sandbox.credential.name,
-			labels.messageResource,
-			labels.sendTextOperation,
-			...labels.sendTextFields,
-		],
+		expectedTexts: ({ action }, sandbox) =>
+			formTexts(action, actionNodeOf(sandbox.sendText.json), sandbox, ['resource', 'operation']),
 	},
 	{
 		name: 'trigger',
@@ -406,14 +405,8 @@ export const EDITOR_VIEWS: EditorView[] = [
 		show: async (page, sandbox) => {
 			await openWorkflow(page, sandbox, sandbox.echoBot, triggerNodeOf, { form: true });
 		},
-		expectedTexts: (labels, sandbox) => {
-			const events = triggerNodeOf(sandbox.echoBot.json).parameters.events as string[];
-			return [
-				sandbox.credential.name,
-				...labels.triggerFields,
-				...events.map((event) => labels.eventNames.get(event) ?? `event ${event}`),
-			];
-		},
+		expectedTexts: ({ trigger }, sandbox) =>
+			formTexts(trigger, triggerNodeOf(sandbox.echoBot.json), sandbox, ['events']),
 	},
 	{
 		name: 'echo-bot-run',
@@ -434,7 +427,7 @@ export const EDITOR_VIEWS: EditorView[] = [
 			await byTestId(page, 'logs-overview-header').click();
 			await byTestId(page, 'log-details-output').waitFor();
 		},
-		expectedTexts: (_labels, sandbox) => [
+		expectedTexts: (_built, sandbox) => [
 			...sandbox.echoBot.json.nodes.map((node) => node.name),
 			`Echo: ${CUSTOMER_TEXT}`,
 		],
