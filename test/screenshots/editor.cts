@@ -417,10 +417,19 @@ export const EDITOR_VIEWS: EditorView[] = [
 			await openWorkflow(page, sandbox, workflow, actionNodeOf, {
 				subpage: `/executions/${executionId}`,
 			});
+			// Every node marked as run and every connection as having carried items: the run has
+			// been drawn (nodes and connections get their state one after the other).
 			for (const node of workflow.json.nodes) {
 				await page
 					.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`)
 					.locator('[data-test-id="canvas-node-status-success"]')
+					.waitFor();
+			}
+			for (const source of Object.keys(workflow.json.connections)) {
+				await page
+					.locator(`[data-test-id="edge-label"][data-source-node-name="${source}"]`)
+					.and(page.locator('[data-edge-status="success"]'))
+					.first()
 					.waitFor();
 			}
 			// The logs panel shows the reply the bot sent.
