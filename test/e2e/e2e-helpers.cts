@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
+import { n8nVersionProfile } from './n8n-install.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { CREDENTIAL_TYPE } from './workflows.cts';
 import type { CredentialRef } from './workflows.cts';
@@ -97,6 +98,13 @@ export async function activate(n8n: N8nInstance, workflowId: string): Promise<vo
 	if (activated.status !== 200) {
 		throw new Error(`Activation failed: ${activated.status} ${JSON.stringify(activated.data)}`);
 	}
+	// n8n 1.x registers the webhooks before it answers (a failure is a 400 above); 2.x answers first.
+	if (!n8nVersionProfile(n8n.version).publicationOutbox) {
+		if (activated.data?.active !== true) {
+			throw new Error(`Activation did not activate: ${JSON.stringify(activated.data)}`);
+		}
+		return;
+	}
 	await until('publication', 60_000, async () => {
 		const status = await n8n.rest.get(`/workflows/${workflowId}/publication-status`);
 		const state = status.data?.data?.status;
@@ -136,4 +144,43 @@ export async function binaryContent(n8n: N8nInstance, binary: IDataObject): Prom
 		throw new Error(`Fetching binary data ${binary.id} failed: ${response.status}`);
 	}
 	return Buffer.from(response.data as ArrayBuffer);
+}
+
+/**
+ * What the nodes do that needs n8n 2.x, with what n8n 1.x does instead. The test named in `test`
+ * checks it with hasFeature: on 1.x it asserts the 1.x behaviour described here. The README's
+ * n8n-versions section lists this table.
+ */
+export const NEEDS_N8N_2X = {
+	credentialTestMessages: {
+		feature:
+			"The credential's **Test** names what went wrong: in its own words for API key rejected (401), a key for single instances (403), no gateway at the Base URL (404); with the network error code (ECONNREFUSED…) for an unreachable gateway",
+		on1x: 'n8n 1.x skips the response-code rules of a credential test and shows its generic text: "Authorization failed - please check your credentials" (401), "Forbidden - perhaps check your credentials?" (403), "The resource you are requesting could not be found" (404), "The service refused the connection - perhaps it is offline" (unreachable). The credential itself works.',
+		test: 'test/e2e/n8n.e2e.ts',
+	},
+	errorOutput: {
+		feature:
+			'"On Error: Continue (using error output)" sends the failed items down the error output',
+		on1x: 'n8n 1.x moves an item to the error output only when its JSON is exactly `error` (and `message`); the error items of the nodes also carry `details` (what to do), so on 1.x every item stays on the success output, in its place, the failed ones as error items, as with "Continue (regular output)". Branch on `{{ $json.error }}` there.',
+		test: 'test/e2e/reliability.e2e.ts',
+	},
+	burst: {
+		feature:
+			'An active trigger takes a burst of deliveries (1,000, 50 at a time) with SQLite: every one answered 200 and run once',
+		on1x: 'n8n 1.x with SQLite refused some deliveries of the burst on a busy 2-core machine: 503 "Database is not ready!" (its database health check timed out behind the executions) or 500 (its 250 ms limit for regular expressions ran out). Every delivery it answered 200 ran exactly once; a gateway that retries failed deliveries loses nothing.',
+		test: 'test/e2e/reliability.e2e.ts',
+	},
+	exampleNodeVersions: {
+		feature:
+			'The example workflows as they are: `ai-agent-tool.json` uses AI Agent 3.1 and `download-media.json` Read/Write Files from Disk 1.1, versions of n8n 2.x',
+		on1x: 'n8n 1.123.81 has AI Agent up to 3 and Read/Write Files from Disk 1: `ai-agent-tool.json` cannot be activated ("Cannot read properties of undefined (reading \'execute\')"; add the AI Agent again in the 1.x editor); `download-media.json` runs (1.x runs its version 1 of the node). The other examples run as on 2.x.',
+		test: 'test/e2e/examples.e2e.ts',
+	},
+} as const;
+
+export type N8n2xFeature = keyof typeof NEEDS_N8N_2X;
+
+/** Whether the running n8n has a feature of NEEDS_N8N_2X (every n8n 2.x has them all). */
+export function hasFeature(n8n: N8nInstance, feature: N8n2xFeature): boolean {
+	return feature in NEEDS_N8N_2X && n8nVersionProfile(n8n.version).major >= 2;
 }

@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 
 import type { IRun } from 'n8n-workflow';
 
-import { N8N_BIN, NODE24_BIN, node24Env } from './n8n-install.cts';
-import { freePort } from './n8n-instance.cts';
+import { n8nBin, NODE24_BIN, node24Env } from './n8n-install.cts';
+import { freePort, n8nBaseEnv } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 
 /** The `--rawOutput` JSON is printed through the logger after a few log lines: take the block from `{` to `}`. */
@@ -30,21 +30,13 @@ export async function executeWorkflow(
 ): Promise<IRun> {
 	const brokerPort = await freePort();
 	// Asynchronous on purpose: the simulator the workflow talks to runs in this same process.
-	const child = spawn(NODE24_BIN, [N8N_BIN, 'execute', `--id=${workflowId}`, '--rawOutput'], {
+	// The same n8n version as the server, on its database.
+	const bin = n8nBin(n8n.version);
+	const child = spawn(NODE24_BIN, [bin, 'execute', `--id=${workflowId}`, '--rawOutput'], {
 		env: node24Env({
-			N8N_USER_FOLDER: n8n.userFolder,
+			...n8nBaseEnv(n8n.version, n8n.userFolder),
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			N8N_RUNNERS_MODE: 'internal',
 			N8N_LOG_LEVEL: 'info',
-			N8N_LOG_OUTPUT: 'console',
-			NO_COLOR: '1',
-			N8N_ENCRYPTION_KEY: 'e2e-and-sandbox-only-key',
-			NODE_ENV: 'production',
-			N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,insights',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-			N8N_SSRF_PROTECTION_ENABLED: 'false',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		}),
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});

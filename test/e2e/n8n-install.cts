@@ -1,8 +1,12 @@
 /**
- * Installs the pinned real n8n once into a cache folder outside the repository, and reuses it
- * afterwards. Recipe: n8n 2.41.1 on Node 24 (the `node` devDependency), linkedom pinned to 0.18.14,
- * `npm install --ignore-scripts` (some install scripts download binaries from hosts a closed network
- * cannot reach), then only sqlite3 rebuilt, compiled from source against Node 24's headers.
+ * Installs a pinned real n8n once into a cache folder outside the repository (one folder per
+ * version), and reuses it afterwards. Recipe: n8n on Node 24 (the `node` devDependency), the
+ * version's npm overrides (see N8N_VERSIONS), `npm install --ignore-scripts` (some install scripts
+ * download binaries from hosts a closed network cannot reach), then only sqlite3 rebuilt, compiled
+ * from source against Node 24's headers.
+ *
+ * N8N_E2E_VERSION picks the version the e2e suite and the sandbox run on: 2.41.1 (the default) or
+ * 1.123.81.
  *
  *   node test/support/run-ts.js test/e2e/n8n-install.cts      (npm run n8n:install)
  */
@@ -14,14 +18,102 @@ import * as path from 'node:path';
 import { installOnce } from '../support/install-once.cts';
 import { PROJECT_ROOT } from '../support/paths.cts';
 
-export const N8N_VERSION = '2.41.1';
+/** What differs between the n8n versions the tests run on. */
+export interface N8nVersionProfile {
+	major: 1 | 2;
+	/** npm `overrides` the install needs: pins whose newest match the registry mirror cannot serve. */
+	overrides: Record<string, string>;
+	/**
+	 * Modules switched off: those that call api.n8n.io (unreachable here) or are not needed. n8n
+	 * refuses to start when a name is not one of its modules, so each version has its own list.
+	 */
+	disabledModules: string[];
+	/**
+	 * Fields the public API's credential schema requires in a credential's data when the type has
+	 * them (1.x: the HTTP Request domain restriction, added to credentials with their own auth).
+	 */
+	credentialDataDefaults: Record<string, string>;
+	/** 2.x activates through a publication outbox (`/activate` answers first); 1.x activates before answering. */
+	publicationOutbox: boolean;
+	/**
+	 * Whether the editor, not the server, completes an imported workflow before saving it over
+	 * REST (1.x: `active: false`, which its database requires, and credentials linked by name).
+	 */
+	editorCompletesImports: boolean;
+}
 
-/** Where the n8n install lives; override with N8N_E2E_CACHE. */
-export const N8N_DIR =
-	process.env.N8N_E2E_CACHE ??
-	path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway', `n8n-${N8N_VERSION}`);
+export const N8N_VERSIONS = {
+	'2.41.1': {
+		major: 2,
+		// n8n asks for linkedom ^0.18.13; 0.18.15 needs a package the registry mirror lacks.
+		overrides: { linkedom: '0.18.14' },
+		disabledModules: [
+			'mcp-registry',
+			'instance-ai',
+			'agents',
+			'chat-hub',
+			'workflow-builder',
+			'insights',
+		],
+		credentialDataDefaults: {},
+		publicationOutbox: true,
+		editorCompletesImports: false,
+	},
+	'1.123.81': {
+		major: 1,
+		// n8n-nodes-base 1.x pins xlsx to a tarball on cdn.sheetjs.com; the registry has the same code.
+		overrides: { xlsx: 'npm:xlsx@0.18.5' },
+		disabledModules: ['insights'],
+		credentialDataDefaults: { allowedHttpRequestDomains: 'all' },
+		// SQLite stays as 1.x runs it by default (one connection). Its pool (DB_SQLITE_POOL_SIZE,
+		// 2.x's way) was tried: under a burst of executions 1.x then times out on its write lock and
+		// leaves executions unfinished.
+		publicationOutbox: false,
+		editorCompletesImports: true,
+	},
+} as const satisfies Record<string, N8nVersionProfile>;
 
-export const N8N_BIN = path.join(N8N_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+export type N8nVersion = keyof typeof N8N_VERSIONS;
+
+export const DEFAULT_N8N_VERSION: N8nVersion = '2.41.1';
+
+export function isN8nVersion(version: string): version is N8nVersion {
+	return Object.prototype.hasOwnProperty.call(N8N_VERSIONS, version);
+}
+
+export function n8nVersionProfile(version: N8nVersion): N8nVersionProfile {
+	return N8N_VERSIONS[version];
+}
+
+/** The version this run uses: N8N_E2E_VERSION, or the default; an unknown one stops the run. */
+function selectedVersion(): N8nVersion {
+	const wanted = process.env.N8N_E2E_VERSION?.trim() || DEFAULT_N8N_VERSION;
+	if (!isN8nVersion(wanted)) {
+		throw new Error(
+			`N8N_E2E_VERSION=${wanted} is not a version the tests know; use one of ${Object.keys(N8N_VERSIONS).join(', ')}`,
+		);
+	}
+	return wanted;
+}
+
+export const N8N_VERSION: N8nVersion = selectedVersion();
+
+const CACHE_ROOT = path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway');
+
+/** Where a version's install lives; N8N_E2E_CACHE overrides the folder of the selected version. */
+export function n8nDir(version: N8nVersion = N8N_VERSION): string {
+	if (version === N8N_VERSION && process.env.N8N_E2E_CACHE) return process.env.N8N_E2E_CACHE;
+	return path.join(CACHE_ROOT, `n8n-${version}`);
+}
+
+export function n8nBin(version: N8nVersion = N8N_VERSION): string {
+	return path.join(n8nDir(version), 'node_modules', 'n8n', 'bin', 'n8n');
+}
+
+/** The selected version's install folder and binary. */
+export const N8N_DIR = n8nDir();
+
+export const N8N_BIN = n8nBin();
 
 /** The Node 24 that `npm install` put into node_modules (the `node` devDependency). */
 export const NODE24_BIN = path.join(PROJECT_ROOT, 'node_modules', 'node', 'bin', 'node');
@@ -83,8 +175,8 @@ function isCompleteInstall(folder: string): boolean {
 	return fs.existsSync(path.join(folder, MARKER)) && missingParts(folder).length === 0;
 }
 
-export function isN8nInstalled(): boolean {
-	return isCompleteInstall(N8N_DIR);
+export function isN8nInstalled(version: N8nVersion = N8N_VERSION): boolean {
+	return isCompleteInstall(n8nDir(version));
 }
 
 /** Fills an empty folder with n8n and its dependencies; throws when a step fails. */
@@ -113,9 +205,9 @@ function node24HeadersFor(folder: string): string {
 }
 
 /** The real install step: npm install, sqlite3 compiled for Node 24, and the binding loaded once. */
-function npmInstallN8n(folder: string): void {
+function npmInstallN8n(folder: string, version: N8nVersion): void {
 	console.log(
-		`[n8n-install] installing n8n ${N8N_VERSION} for ${N8N_DIR} (about 5 minutes, 2.8 GB; once per machine)`,
+		`[n8n-install] installing n8n ${version} for ${n8nDir(version)} (about 5 minutes, 2.8 GB; once per machine)`,
 	);
 	fs.writeFileSync(
 		path.join(folder, 'package.json'),
@@ -123,9 +215,8 @@ function npmInstallN8n(folder: string): void {
 			{
 				name: 'n8n-e2e-runtime',
 				private: true,
-				dependencies: { n8n: N8N_VERSION },
-				// n8n asks for linkedom ^0.18.13; 0.18.15 needs a package the registry mirror lacks.
-				overrides: { linkedom: '0.18.14' },
+				dependencies: { n8n: version },
+				overrides: N8N_VERSIONS[version].overrides,
 			},
 			null,
 			2,
@@ -140,18 +231,21 @@ function npmInstallN8n(folder: string): void {
 }
 
 /**
- * Installs n8n once per machine into N8N_DIR; safe when two runs (sandbox and tests) start it at
- * once: under a lock, into a temporary sibling folder that is checked, marked and renamed into
- * place (see installOnce). Tests pass a cheap `installStep` to exercise exactly that.
+ * Installs n8n `version` (the selected one by default) once per machine into its folder; safe when
+ * two runs (sandbox and tests) start it at once: under a lock, into a temporary sibling folder that
+ * is checked, marked and renamed into place (see installOnce). Tests pass a cheap `installStep` to
+ * exercise exactly that.
  */
-export function installN8n(installStep: N8nInstallStep = npmInstallN8n): void {
-	if (isN8nInstalled()) {
-		console.log(`[n8n-install] n8n ${N8N_VERSION} already installed in ${N8N_DIR}`);
+export function installN8n(installStep?: N8nInstallStep, version: N8nVersion = N8N_VERSION): void {
+	const target = n8nDir(version);
+	if (isN8nInstalled(version)) {
+		console.log(`[n8n-install] n8n ${version} already installed in ${target}`);
 		return;
 	}
-	installOnce(N8N_DIR, {
+	const step = installStep ?? ((folder: string) => npmInstallN8n(folder, version));
+	installOnce(target, {
 		install: (folder) => {
-			installStep(folder);
+			step(folder);
 			const missing = missingParts(folder);
 			if (missing.length > 0) {
 				throw new Error(`The n8n install in ${folder} lacks ${missing.join(' and ')}`);

@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -12,9 +13,19 @@ import * as path from 'node:path';
 
 import axios from 'axios';
 import type { AxiosInstance } from 'axios';
+import type { INode, INodeCredentialsDetails } from 'n8n-workflow';
 
 import { PROJECT_ROOT } from '../support/paths.cts';
-import { installN8n, N8N_BIN, NODE24_BIN, node24Env } from './n8n-install.cts';
+import {
+	installN8n,
+	N8N_VERSION,
+	n8nBin,
+	n8nDir,
+	n8nVersionProfile,
+	NODE24_BIN,
+	node24Env,
+} from './n8n-install.cts';
+import type { N8nVersion } from './n8n-install.cts';
 import { isAlive } from '../support/install-once.cts';
 
 export const PACKAGE_NAME = 'n8n-nodes-messaging-gateway';
@@ -35,6 +46,8 @@ export const DEFAULT_OWNER: N8nOwner = {
 
 export interface N8nInstance {
 	url: string;
+	/** The n8n version running (StartN8nOptions.version, by default N8N_E2E_VERSION's). */
+	version: N8nVersion;
 	userFolder: string;
 	logFile: string;
 	/** Public API (X-N8N-API-KEY). */
@@ -48,7 +61,41 @@ export interface N8nInstance {
 	stop(): Promise<void>;
 }
 
+export interface N8nRuntime {
+	/** The version the running n8n reports. */
+	n8n: string;
+	/** The Node.js n8n runs on. */
+	node: string;
+	/** The Node.js versions that n8n version accepts (its package.json `engines`). */
+	nodeEngines: string;
+	/** The n8n-workflow the nodes run with there (their peer dependency, n8n's own copy). */
+	n8nWorkflow: string;
+}
+
+/** What a running n8n says it is, and the Node.js it runs on (the one startN8n starts it with). */
+export async function runtimeOf(n8n: N8nInstance): Promise<N8nRuntime> {
+	const settings = await n8n.rest.get('/settings');
+	if (settings.status !== 200)
+		throw new Error(`Reading the n8n settings failed: ${settings.status}`);
+	const manifestOf = (packageName: string) =>
+		JSON.parse(
+			fs.readFileSync(
+				path.join(n8nDir(n8n.version), 'node_modules', packageName, 'package.json'),
+				'utf8',
+			),
+		) as { version: string; engines?: { node?: string } };
+	const node = spawnSync(NODE24_BIN, ['-p', 'process.versions.node'], { encoding: 'utf8' });
+	return {
+		n8n: String(settings.data.data.versionCli),
+		node: node.stdout.trim(),
+		nodeEngines: manifestOf('n8n').engines?.node ?? 'any',
+		n8nWorkflow: manifestOf('n8n-workflow').version,
+	};
+}
+
 export interface StartN8nOptions {
+	/** The n8n version to run; by default the one N8N_E2E_VERSION selects (2.41.1). */
+	version?: N8nVersion;
 	/** Keep the data between runs (the sandbox) instead of a fresh temporary folder (the tests). */
 	userFolder?: string;
 	port?: number;
@@ -93,6 +140,125 @@ function packAndUnpack(target: string): void {
 	} finally {
 		fs.rmSync(packDir, { recursive: true, force: true });
 	}
+}
+
+/**
+ * The environment every n8n process of a run gets (the server and `n8n execute` beside it): loopback
+ * only, no calls home, community packages from `.n8n/nodes`, the version's own list of modules off.
+ */
+export function n8nBaseEnv(version: N8nVersion, userFolder: string): NodeJS.ProcessEnv {
+	return {
+		N8N_USER_FOLDER: userFolder,
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_SSRF_PROTECTION_ENABLED: 'false',
+		N8N_DISABLED_MODULES: n8nVersionProfile(version).disabledModules.join(','),
+		N8N_LOG_OUTPUT: 'console',
+		NO_COLOR: '1',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_ENCRYPTION_KEY: 'e2e-and-sandbox-only-key',
+		// Under jest NODE_ENV is "test", which makes n8n skip parts of its start-up: run it as users do.
+		NODE_ENV: 'production',
+	};
+}
+
+/**
+ * The internal REST client, with the owner's login. On n8n 1.x a new workflow is completed before
+ * it is saved as 1.x's editor does it when it imports a file (the 1.x server does none of it):
+ * `active: false` unless given; each credential given by name only linked to the one credential of
+ * that type and name, if there is exactly one; a `webhookId` for each node with webhooks that has
+ * none (without it 1.x registers a path it cannot match when the node's name has a space). So a
+ * workflow file is saved the same on both versions.
+ */
+function restApi(url: string, session: Record<string, string>, version: N8nVersion): AxiosInstance {
+	const rest = axios.create({
+		baseURL: `${url}/rest`,
+		validateStatus: () => true,
+		headers: session,
+	});
+	if (!n8nVersionProfile(version).editorCompletesImports) return rest;
+	let webhookTypes: Promise<string[]> | undefined;
+	const typesWithWebhooks = () =>
+		(webhookTypes ??= axios
+			.get(`${url}/types/nodes.json`, { headers: session })
+			.then((response) =>
+				(response.data as Array<{ name: string; webhooks?: unknown[] }>)
+					.filter((type) => (type.webhooks ?? []).length > 0)
+					.map((type) => type.name),
+			));
+	rest.interceptors.request.use(async (request) => {
+		const isWorkflowCreation =
+			request.method?.toLowerCase() === 'post' && /^\/?workflows\/?$/.test(request.url ?? '');
+		const workflow = request.data as { nodes?: INode[] } | undefined;
+		if (!isWorkflowCreation || typeof workflow !== 'object' || workflow === null) return request;
+		const credentials = (await rest.get('/credentials')).data?.data as
+			| Array<{ id: string; name: string; type: string }>
+			| undefined;
+		const linked = (type: string, given: INodeCredentialsDetails) => {
+			if (given.id) return given;
+			const matches = (credentials ?? []).filter(
+				(credential) => credential.type === type && credential.name === given.name,
+			);
+			return matches.length === 1 ? { id: matches[0].id, name: given.name } : given;
+		};
+		const withWebhooks = await typesWithWebhooks();
+		const nodes = workflow.nodes?.map((node) => ({
+			...node,
+			...(node.credentials && {
+				credentials: Object.fromEntries(
+					Object.entries(node.credentials).map(([type, given]) => [type, linked(type, given)]),
+				),
+			}),
+			...(!node.webhookId && withWebhooks.includes(node.type) && { webhookId: randomUUID() }),
+		}));
+		request.data = { active: false, ...workflow, ...(nodes ? { nodes } : {}) };
+		return request;
+	});
+	return rest;
+}
+
+/**
+ * The public API client. On n8n 1.x a new credential's data gets the fields its schema requires
+ * when the credential type has them (allowedHttpRequestDomains, which 1.x adds to credentials with
+ * their own authentication) unless the caller gave them, so the same calls create a credential on both
+ * versions; a type without them gets nothing added (1.x refuses unknown fields).
+ */
+function publicApi(url: string, apiKey: string, version: N8nVersion): AxiosInstance {
+	const api = axios.create({
+		baseURL: `${url}/api/v1`,
+		validateStatus: () => true,
+		headers: { 'X-N8N-API-KEY': apiKey },
+	});
+	const defaults = Object.entries(n8nVersionProfile(version).credentialDataDefaults);
+	if (defaults.length === 0) return api;
+	const schemaFields = new Map<string, Promise<string[]>>();
+	const fieldsOf = (type: string) => {
+		if (!schemaFields.has(type)) {
+			const fields = api
+				.get(`/credentials/schema/${encodeURIComponent(type)}`)
+				.then((response) => Object.keys(response.data?.properties ?? {}));
+			schemaFields.set(type, fields);
+		}
+		return schemaFields.get(type)!;
+	};
+	api.interceptors.request.use(async (request) => {
+		const isCredentialCreation =
+			request.method?.toLowerCase() === 'post' && /^\/?credentials\/?$/.test(request.url ?? '');
+		const body = request.data as { type?: unknown; data?: unknown } | undefined;
+		if (
+			isCredentialCreation &&
+			typeof body?.type === 'string' &&
+			typeof body.data === 'object' &&
+			body.data !== null
+		) {
+			const fields = await fieldsOf(body.type);
+			const applicable = defaults.filter(([field]) => fields.includes(field));
+			request.data = { ...body, data: { ...Object.fromEntries(applicable), ...body.data } };
+		}
+		return request;
+	});
+	return api;
 }
 
 /** npm pack + unpack, without dev and peer dependencies: what n8n's installer puts on disk. */
@@ -185,7 +351,7 @@ export function claimUserFolder(userFolder: string): () => void {
 }
 
 export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
-	installN8n();
+	installN8n(undefined, options.version ?? N8N_VERSION);
 	// Each test run gets a user folder of its own, removed on stop; a kept folder (the sandbox's)
 	// is claimed, so a second run cannot start another n8n on its database.
 	const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-e2e-'));
@@ -204,6 +370,7 @@ async function startN8nIn(
 	releaseFolder: () => void,
 ): Promise<N8nInstance> {
 	if (options.installPackage !== false) installPackageInto(userFolder);
+	const version = options.version ?? N8N_VERSION;
 	const port = options.port ?? (await freePort());
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
@@ -211,7 +378,7 @@ async function startN8nIn(
 	const scratch = path.join(userFolder, 'tmp');
 	fs.mkdirSync(scratch, { recursive: true });
 	const env = node24Env({
-		N8N_USER_FOLDER: userFolder,
+		...n8nBaseEnv(version, userFolder),
 		DB_TYPE: 'sqlite',
 		N8N_PORT: String(port),
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -221,29 +388,18 @@ async function startN8nIn(
 		N8N_EDITOR_BASE_URL: `${url}/`,
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		N8N_RUNNERS_MODE: 'internal',
-		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
-		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
-		N8N_SSRF_PROTECTION_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,insights',
 		N8N_LOG_LEVEL: 'debug',
-		N8N_LOG_OUTPUT: 'console',
-		NO_COLOR: '1',
-		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_ENCRYPTION_KEY: 'e2e-and-sandbox-only-key',
-		// Under jest NODE_ENV is "test", which makes n8n skip parts of its start-up: run it as users do.
-		NODE_ENV: 'production',
 		TMPDIR: scratch,
 		...options.env,
 	});
 	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
 	// Its own process group, so n8n and its task runner stop together.
-	const child = spawn(NODE24_BIN, [N8N_BIN, 'start'], {
+	const child = spawn(NODE24_BIN, [n8nBin(version), 'start'], {
 		env,
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -269,6 +425,14 @@ async function startN8nIn(
 			});
 			return response.status === 200;
 		});
+		// n8n 1.x is "ready" once its database is migrated, before its REST routes exist: wait for them.
+		await waitFor('the n8n REST API', 120_000, async () => {
+			const response = await axios.get(`${url}/rest/settings`, {
+				validateStatus: () => true,
+				timeout: 2000,
+			});
+			return response.status === 200 && typeof response.data?.data === 'object';
+		});
 		const owner = options.owner ?? DEFAULT_OWNER;
 		const plain = axios.create({
 			baseURL: url,
@@ -285,11 +449,7 @@ async function startN8nIn(
 				throw new Error(`owner setup failed: ${login.status} ${JSON.stringify(login.data)}`);
 		}
 		const session = { cookie: cookieFrom(login.headers['set-cookie']), 'browser-id': 'e2e' };
-		const rest = axios.create({
-			baseURL: `${url}/rest`,
-			validateStatus: () => true,
-			headers: session,
-		});
+		const rest = restApi(url, session, version);
 		const web = axios.create({ baseURL: url, validateStatus: () => true, headers: session });
 		const scopes = (await rest.get('/api-keys/scopes')).data.data;
 		const apiKey = await rest.post('/api-keys', {
@@ -299,14 +459,11 @@ async function startN8nIn(
 		});
 		if (apiKey.status !== 200)
 			throw new Error(`API key creation failed: ${apiKey.status} ${JSON.stringify(apiKey.data)}`);
-		const api = axios.create({
-			baseURL: `${url}/api/v1`,
-			validateStatus: () => true,
-			headers: { 'X-N8N-API-KEY': apiKey.data.data.rawApiKey },
-		});
+		const api = publicApi(url, apiKey.data.data.rawApiKey, version);
 		const log = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : '');
 		return {
 			url,
+			version,
 			userFolder,
 			logFile,
 			api,

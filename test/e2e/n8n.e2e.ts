@@ -5,8 +5,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { resources } from '../../nodes/MessagingGateway/actions/resources';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { activate, createCredential, until } from './e2e-helpers.cts';
+import { activate, createCredential, hasFeature, until } from './e2e-helpers.cts';
 import { executeWorkflow } from './n8n-cli.cts';
+import { N8N_VERSION } from './n8n-install.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import {
@@ -51,7 +52,7 @@ async function executionsOf(workflowId: string): Promise<IDataObject[]> {
 	return response.data.data as IDataObject[];
 }
 
-describe('the package inside n8n 2.41.1', () => {
+describe(`the package inside n8n ${N8N_VERSION}`, () => {
 	it('loads both nodes, the AI tool variant and the credential without loader errors', async () => {
 		const nodes = await n8n.web.get('/types/nodes.json');
 		const credentials = await n8n.web.get('/types/credentials.json');
@@ -67,33 +68,76 @@ describe('the package inside n8n 2.41.1', () => {
 		expect(n8n.log()).toMatch(/Loaded all credentials and nodes from n8n-nodes-messaging-gateway/);
 	});
 
-	it("tests credentials through n8n's own endpoint: OK, API key rejected, unreachable", async () => {
-		const cases: Array<[string, IDataObject, { status: string; message: RegExp }]> = [
-			[
-				'good',
-				{ baseUrl: `${simulator.url}/`, apiKey: simulator.apiKey },
-				{ status: 'OK', message: /Connection successful/ },
-			],
-			[
-				'wrong key',
-				{ baseUrl: simulator.url, apiKey: 'dummy-wrong-key' },
-				{ status: 'Error', message: /^API key rejected/ },
-			],
-			[
-				'wrong URL',
-				{ baseUrl: 'http://127.0.0.1:9', apiKey: simulator.apiKey },
-				{ status: 'Error', message: /ECONNREFUSED/ },
-			],
+	it("tests credentials through n8n's own endpoint: OK, API key rejected, instance token, not the gateway, unreachable", async () => {
+		// What the dialog says on n8n 2.x, and on 1.x, which shows its own texts instead of the
+		// credential's and of the network error code (NEEDS_N8N_2X.credentialTestMessages).
+		const cases: Array<{
+			name: string;
+			data: IDataObject;
+			answer?: number;
+			status: string;
+			message: RegExp;
+			on1x?: RegExp;
+		}> = [
+			{
+				name: 'good',
+				data: { baseUrl: `${simulator.url}/`, apiKey: simulator.apiKey },
+				status: 'OK',
+				message: /Connection successful/,
+			},
+			{
+				name: 'wrong key',
+				data: { baseUrl: simulator.url, apiKey: 'dummy-wrong-key' },
+				status: 'Error',
+				message: /^API key rejected/,
+				on1x: /^Authorization failed - please check your credentials$/,
+			},
+			{
+				name: 'instance token',
+				data: { baseUrl: simulator.url, apiKey: simulator.apiKey },
+				answer: 403,
+				status: 'Error',
+				message: /^The gateway accepted this key for single instances only \(403\)/,
+				on1x: /^Forbidden - perhaps check your credentials\?$/,
+			},
+			{
+				name: 'not the gateway',
+				data: { baseUrl: simulator.url, apiKey: simulator.apiKey },
+				answer: 404,
+				status: 'Error',
+				message: /^No messaging gateway answers at this Base URL \(404\)/,
+				on1x: /^The resource you are requesting could not be found$/,
+			},
+			{
+				name: 'wrong URL',
+				data: { baseUrl: 'http://127.0.0.1:9', apiKey: simulator.apiKey },
+				status: 'Error',
+				message: /ECONNREFUSED/,
+				on1x: /^The service refused the connection - perhaps it is offline$/,
+			},
 		];
-		for (const [name, data, expected] of cases) {
+		const ownMessages = hasFeature(n8n, 'credentialTestMessages');
+		for (const { name, data, answer, status, message, on1x } of cases) {
+			if (answer) {
+				simulator.injectFault({
+					match: { method: 'GET', path: '/instance/fetchInstances' },
+					status: answer,
+					body: { status: answer, error: 'Injected', response: { message: ['Injected'] } },
+				});
+			}
 			const credential = await createCredential(n8n, `Credential test: ${name}`, data);
 			const response = await n8n.rest.post('/credentials/test', {
 				credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data },
 			});
 			expect(response.status).toBe(200);
-			expect(response.data.data.status).toBe(expected.status);
-			expect(response.data.data.message).toMatch(expected.message);
+			expect({ name, ...response.data.data }).toEqual({
+				name,
+				status,
+				message: expect.stringMatching(ownMessages || !on1x ? message : on1x),
+			});
 		}
+		// Each injected answer was used by its own case.
+		expect((await axios.get(`${simulator.url}/__sim/faults`)).data).toEqual({ pending: [] });
 	});
 });
 

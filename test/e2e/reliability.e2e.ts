@@ -1,7 +1,8 @@
 /**
- * Reliability in a real n8n 2.41.1: both "On Error" continue modes route and pair every item, a
- * burst of 1,000 deliveries (50 at a time) makes exactly 1,000 executions, and 1,000 sends with 1%
- * failing split 990 / 10 with each message sent exactly once. The figures go into the README.
+ * Reliability in a real n8n (2.41.1, or the one N8N_E2E_VERSION picks): both "On Error" continue
+ * modes route and pair every item, a burst of 1,000 deliveries (50 at a time) makes exactly 1,000
+ * executions, and 1,000 sends with 1% failing split 990 / 10 with each message sent exactly once.
+ * The figures of 2.41.1 go into the README.
  */
 import axios from 'axios';
 import { sleep } from 'n8n-workflow';
@@ -9,9 +10,17 @@ import type { IDataObject, INodeExecutionData, IRun } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { expectReadmeSection } from '../support/readme-section.cts';
-import { activate, allExecutions, createCredential, untilCountReaches } from './e2e-helpers.cts';
+import { expectReadmeSection, readReadmeSection } from '../support/readme-section.cts';
+import {
+	activate,
+	allExecutions,
+	createCredential,
+	hasFeature,
+	untilCountReaches,
+} from './e2e-helpers.cts';
+import type { N8n2xFeature } from './e2e-helpers.cts';
 import { executeWorkflow } from './n8n-cli.cts';
+import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { countingTriggerWorkflow, itemsThroughNodeWorkflow } from './workflows.cts';
@@ -69,6 +78,31 @@ function outputsOf(run: IRun, node: string): INodeExecutionData[][] {
 
 const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
 
+/**
+ * Checks where "Continue (using error output)" put `count` items of which `failing` failed, each
+ * paired to its item: n8n 2.x splits them over the two outputs; n8n 1.x (NEEDS_N8N_2X.errorOutput)
+ * keeps all of them on the success output, the failed ones as error items in place. Returns the
+ * outputs and the failed items, wherever this n8n put them.
+ */
+function expectErrorOutputSplit(run: IRun, count: number, failing: number[]) {
+	const all = Array.from({ length: count }, (_, index) => index);
+	const [success, errors = []] = outputsOf(run, 'Send');
+	const split = hasFeature(n8n, 'errorOutput');
+	const expectedErrors = split ? failing : [];
+	expect(errors.map(pairedIndex)).toEqual(expectedErrors);
+	expect(success.map(pairedIndex)).toEqual(
+		split ? all.filter((index) => !failing.includes(index)) : all,
+	);
+	const errorItemsInPlace = success.filter((item) => item.json.error !== undefined);
+	expect(errorItemsInPlace.map(pairedIndex)).toEqual(split ? [] : failing);
+	return {
+		success,
+		errors,
+		expectedErrors,
+		failedItems: split ? (outputsOf(run, 'Failed')[0] ?? []) : errorItemsInPlace,
+	};
+}
+
 describe('"On Error" continue modes in real n8n', () => {
 	// Five of eight fail: two at validation, two at the gateway, one at validation of the session.
 	const ITEMS: IDataObject[] = [
@@ -83,24 +117,26 @@ describe('"On Error" continue modes in real n8n', () => {
 	];
 	const FAILING = [1, 3, 4, 5, 7];
 
-	it('"Continue (using error output)": 3 on the success output, 5 on the error output, each paired', async () => {
+	it('"Continue (using error output)": 3 on the success output, 5 on the error output, each paired (n8n 1.x: all 8 in place)', async () => {
 		const run = await runItems(ITEMS, 'continueErrorOutput');
 
-		const [success, errors] = outputsOf(run, 'Send');
-		expect(success.map(pairedIndex)).toEqual([0, 2, 6]);
-		expect(errors.map(pairedIndex)).toEqual(FAILING);
-		// n8n merges the input item into the error item, so the error branch knows what failed.
-		expect(outputsOf(run, 'Failed')[0].map((item) => item.json.text)).toEqual(
-			FAILING.map((index) => ITEMS[index].text),
+		const { success, errors, expectedErrors, failedItems } = expectErrorOutputSplit(
+			run,
+			ITEMS.length,
+			FAILING,
 		);
-		expect(outputsOf(run, 'Failed')[0].map((item) => String(item.json.error))).toEqual([
+		// On the error branch n8n merges the input item into the error item, so it knows what failed.
+		expect((outputsOf(run, 'Failed')[0] ?? []).map((item) => item.json.text)).toEqual(
+			expectedErrors.map((index) => ITEMS[index].text),
+		);
+		expect(failedItems.map((item) => String(item.json.error))).toEqual([
 			expect.stringMatching(/^Chat must be /),
 			expect.stringMatching(/^Gateway error 404: /),
 			'Text must not be empty',
 			expect.stringMatching(/^Gateway error 400: The number 442070000001 is not registered/),
 			expect.stringMatching(/^Session must be a name such as default, not "\.\."/),
 		]);
-		expect(outputsOf(run, 'Sent')[0]).toHaveLength(3);
+		expect(outputsOf(run, 'Sent')[0]).toHaveLength(success.length);
 		// Only the items that passed validation reached the gateway.
 		expect(simulator.requestsTo('/message/sendText/', 'POST')).toHaveLength(5);
 		figures.errorOutput = { in: ITEMS.length, success: success.length, errors: errors.length };
@@ -121,7 +157,7 @@ describe('"On Error" continue modes in real n8n', () => {
 });
 
 describe('1,000 sends with 1% failing, "Continue (using error output)"', () => {
-	it('990 on the success branch, 10 on the error branch, every message sent exactly once', async () => {
+	it('990 on the success branch, 10 on the error branch, every message sent exactly once (n8n 1.x: all 1,000 in place)', async () => {
 		const items = Array.from({ length: BULK.items }, (_, index) => ({
 			session: SESSION,
 			chat: `5511${900000000 + index}`,
@@ -149,13 +185,9 @@ describe('1,000 sends with 1% failing, "Continue (using error output)"', () => {
 
 		const run = await runItems(items, 'continueErrorOutput');
 
-		const [success, errors] = outputsOf(run, 'Send');
-		expect(errors.map(pairedIndex)).toEqual(failing);
-		expect(outputsOf(run, 'Failed')[0].map((item) => String(item.json.error))).toEqual(
+		const { success, errors, failedItems } = expectErrorOutputSplit(run, items.length, failing);
+		expect(failedItems.map((item) => String(item.json.error))).toEqual(
 			failing.map(() => expect.stringMatching(/^Gateway error 500: /)),
-		);
-		expect(success.map(pairedIndex)).toEqual(
-			items.map((_, index) => index).filter((index) => !failing.includes(index)),
 		);
 		const requests = simulator.requestsTo('/message/sendText/', 'POST');
 		const textOf = (request: (typeof requests)[number]) =>
@@ -186,7 +218,7 @@ describe('1,000 sends with 1% failing, "Continue (using error output)"', () => {
 });
 
 describe('a burst of deliveries into an active trigger', () => {
-	it(`${BURST.deliveries} deliveries, ${BURST.concurrency} at a time: exactly ${BURST.deliveries} executions`, async () => {
+	it(`${BURST.deliveries} deliveries, ${BURST.concurrency} at a time: exactly ${BURST.deliveries} executions (n8n 1.x: one per accepted delivery)`, async () => {
 		const created = await n8n.api.post('/workflows', countingTriggerWorkflow(credential, SESSION));
 		expect(created.status).toBe(200);
 		const workflowId = String(created.data.id);
@@ -199,6 +231,8 @@ describe('a burst of deliveries into an active trigger', () => {
 			(_, index) => `BURST${String(index).padStart(15, '0')}`,
 		);
 		const statuses: number[] = [];
+		const accepted: string[] = [];
+		const refused: string[] = [];
 		let next = 0;
 		const deliverAll = async () => {
 			while (next < ids.length) {
@@ -219,19 +253,32 @@ describe('a burst of deliveries into an active trigger', () => {
 					{ validateStatus: () => true },
 				);
 				statuses.push(response.status);
+				if (response.status === 200) accepted.push(id);
+				else refused.push(`${response.status} ${JSON.stringify(response.data)}`);
 			}
 		};
 		await Promise.all(Array.from({ length: BURST.concurrency }, deliverAll));
-		expect(statuses.filter((status) => status === 200)).toHaveLength(BURST.deliveries);
+		// n8n 1.x on SQLite refuses some deliveries of such a burst (NEEDS_N8N_2X.burst): only those
+		// two answers, which a gateway retries; every delivery it accepted must still run exactly once.
+		expect(refused).toEqual(
+			hasFeature(n8n, 'burst')
+				? []
+				: refused.map(() =>
+						expect.stringMatching(
+							/^(503 .*Database is not ready!|500 .*The trigger could not turn this delivery into an item)/,
+						),
+					),
+		);
+		expect(accepted.length + refused.length).toBe(BURST.deliveries);
 
 		// n8n answers each delivery before it runs the execution; on 2 cores they finish minutes later.
 		const finished = async () =>
 			(await allExecutions(n8n, workflowId)).filter((execution) => execution.stoppedAt).length;
-		await untilCountReaches('every execution to finish', BURST.deliveries, 60_000, finished);
+		await untilCountReaches('every execution to finish', accepted.length, 60_000, finished);
 		// A moment more, so an execution started twice would have shown up too.
 		await sleep(2000);
 		const executions = await allExecutions(n8n, workflowId);
-		expect(executions).toHaveLength(BURST.deliveries);
+		expect(executions).toHaveLength(accepted.length);
 		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
 		const withData = await allExecutions(n8n, workflowId, true);
 		const seen = withData.map(
@@ -249,8 +296,8 @@ describe('a burst of deliveries into an active trigger', () => {
 					).resultData.runData['On Message'][0].data.main[0][0].json.messageId,
 				).split('_')[2],
 		);
-		expect(new Set(seen).size).toBe(BURST.deliveries);
-		expect([...seen].sort()).toEqual([...ids].sort());
+		expect(new Set(seen).size).toBe(accepted.length);
+		expect([...seen].sort()).toEqual([...accepted].sort());
 
 		const deactivated = await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
 		expect(deactivated.status).toBe(200);
@@ -259,28 +306,50 @@ describe('a burst of deliveries into an active trigger', () => {
 			concurrency: BURST.concurrency,
 			answered200: statuses.filter((status) => status === 200).length,
 			executions: executions.length,
-			lost: ids.filter((id) => !seen.includes(id)).length,
+			lost: accepted.filter((id) => !seen.includes(id)).length,
 			doubled: seen.length - new Set(seen).size,
 		};
 	}, 900_000);
 });
 
 describe('README', () => {
-	it('shows what real n8n did', () => {
+	it(`shows what real n8n did (the README shows n8n ${DEFAULT_N8N_VERSION}'s figures)`, () => {
 		const { errorOutput, regularOutput, bulk, burst } = figures as Record<string, IDataObject>;
 		expect([errorOutput, regularOutput, bulk, burst].every(Boolean)).toBe(true);
-		expectReadmeSection(
-			'reliability:real-n8n',
-			[
-				'Measured with the packed package in n8n 2.41.1 against the gateway simulator:',
-				'',
-				'| Run | In | Out |',
-				'| --- | --- | --- |',
-				`| "Continue (using error output)", 5 of ${errorOutput.in} items failing | ${errorOutput.in} items | ${errorOutput.success} on the success output, ${errorOutput.errors} on the error output, each paired to its item |`,
-				`| "Continue (regular output)", same items | ${regularOutput.in} items | ${regularOutput.out} items in place, ${regularOutput.errors} of them error items |`,
-				`| Send Text, "Continue (using error output)"; the gateway answers 500 for ${bulk.failing} chats and 503 once for ${bulk.busyOnce} others | ${bulk.items} items | ${bulk.success} on the success output, ${bulk.errors} on the error output, ${bulk.lost} lost; ${bulk.requests} requests (the 503s retried), ${bulk.sent} messages sent, ${bulk.duplicates} sent twice |`,
-				`| Deliveries into an active trigger, ${burst.concurrency} at a time | ${burst.deliveries} deliveries, ${burst.answered200} answered 200 | ${burst.executions} executions; ${burst.lost} messages lost, ${burst.doubled} run twice |`,
-			].join('\n'),
-		);
+		const rows: Array<{ text: string; needs?: N8n2xFeature }> = [
+			{
+				needs: 'errorOutput',
+				text: `| "Continue (using error output)", 5 of ${errorOutput.in} items failing | ${errorOutput.in} items | ${errorOutput.success} on the success output, ${errorOutput.errors} on the error output, each paired to its item |`,
+			},
+			{
+				text: `| "Continue (regular output)", same items | ${regularOutput.in} items | ${regularOutput.out} items in place, ${regularOutput.errors} of them error items |`,
+			},
+			{
+				needs: 'errorOutput',
+				text: `| Send Text, "Continue (using error output)"; the gateway answers 500 for ${bulk.failing} chats and 503 once for ${bulk.busyOnce} others | ${bulk.items} items | ${bulk.success} on the success output, ${bulk.errors} on the error output, ${bulk.lost} lost; ${bulk.requests} requests (the 503s retried), ${bulk.sent} messages sent, ${bulk.duplicates} sent twice |`,
+			},
+			{
+				needs: 'burst',
+				text: `| Deliveries into an active trigger, ${burst.concurrency} at a time | ${burst.deliveries} deliveries, ${burst.answered200} answered 200 | ${burst.executions} executions; ${burst.lost} messages lost, ${burst.doubled} run twice |`,
+			},
+		];
+		if (N8N_VERSION === DEFAULT_N8N_VERSION) {
+			expectReadmeSection(
+				'reliability:real-n8n',
+				[
+					`Measured with the packed package in n8n ${DEFAULT_N8N_VERSION} against the gateway simulator:`,
+					'',
+					'| Run | In | Out |',
+					'| --- | --- | --- |',
+					...rows.map((row) => row.text),
+				].join('\n'),
+			);
+		} else {
+			// A run on another n8n (N8N_E2E_VERSION) measures the README's figures too, except in the
+			// rows of what needs n8n 2.x, where the tests above checked what this version does instead.
+			const shown = (readReadmeSection('reliability:real-n8n') ?? '').split('\n');
+			const comparable = rows.filter((row) => !row.needs || hasFeature(n8n, row.needs));
+			expect(comparable.map((row) => row.text).filter((row) => !shown.includes(row))).toEqual([]);
+		}
 	});
 });

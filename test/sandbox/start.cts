@@ -4,7 +4,8 @@
  * flow), so the nodes can be tried without a gateway account. Ctrl+C stops everything.
  *
  * Environment: SANDBOX_N8N_PORT (5678), SANDBOX_SIMULATOR_PORT (3000), SANDBOX_FOLDER (n8n data,
- * kept between runs), SANDBOX_DEV=true (hot reload of the nodes, used by `npm run dev`).
+ * kept between runs), SANDBOX_DEV=true (hot reload of the nodes, used by `npm run dev`),
+ * N8N_E2E_VERSION (the n8n version, 2.41.1 by default; another version keeps its data apart).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { DEFAULT_API_KEY, SEED, startSimulator } from '../simulator/index.cts';
-import { node24Env } from '../e2e/n8n-install.cts';
+import { DEFAULT_N8N_VERSION, N8N_VERSION, node24Env } from '../e2e/n8n-install.cts';
 import { DEFAULT_OWNER, PACKAGE_NAME, startN8n } from '../e2e/n8n-instance.cts';
 import { PROJECT_ROOT } from '../support/paths.cts';
 import type { N8nInstance } from '../e2e/n8n-instance.cts';
@@ -22,9 +23,15 @@ import type { CredentialRef, WorkflowJson } from '../e2e/workflows.cts';
 const N8N_PORT = Number(process.env.SANDBOX_N8N_PORT ?? 5678);
 const SIMULATOR_PORT = Number(process.env.SANDBOX_SIMULATOR_PORT ?? 3000);
 const DEV = process.env.SANDBOX_DEV === 'true';
+// A database n8n 2.x migrated cannot be opened by 1.x: each other version has a folder of its own.
 const SANDBOX_FOLDER =
 	process.env.SANDBOX_FOLDER ??
-	path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway', DEV ? 'sandbox-dev' : 'sandbox');
+	path.join(
+		os.homedir(),
+		'.cache',
+		'n8n-nodes-messaging-gateway',
+		`${DEV ? 'sandbox-dev' : 'sandbox'}${N8N_VERSION === DEFAULT_N8N_VERSION ? '' : `-${N8N_VERSION}`}`,
+	);
 const CREDENTIAL_NAME = 'Messaging Gateway (sandbox)';
 
 function say(message: string): void {
@@ -108,7 +115,7 @@ async function main(): Promise<void> {
 	const simulator = await startSimulator({ port: SIMULATOR_PORT, apiKey: DEFAULT_API_KEY });
 	say(`gateway simulator on ${simulator.url} (API key ${simulator.apiKey})`);
 	say(
-		`starting n8n on http://127.0.0.1:${N8N_PORT} with the nodes installed (first start installs n8n: ~5 min)`,
+		`starting n8n ${N8N_VERSION} on http://127.0.0.1:${N8N_PORT} with the nodes installed (first start installs n8n: ~5 min)`,
 	);
 	const n8n = await startN8n({
 		userFolder: SANDBOX_FOLDER,

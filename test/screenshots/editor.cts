@@ -17,9 +17,10 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { chromium } from 'playwright-core';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 
 import { activate, createCredential, until } from '../e2e/e2e-helpers.cts';
+import { n8nVersionProfile } from '../e2e/n8n-install.cts';
 import { DEFAULT_OWNER, startN8n } from '../e2e/n8n-instance.cts';
 import type { N8nInstance } from '../e2e/n8n-instance.cts';
 import { echoBotWorkflow } from '../e2e/workflows.cts';
@@ -218,7 +219,15 @@ function actionLabels(description: INodeTypeDescription, node: INode): string[] 
 	);
 }
 
-const byTestId = (page: Page | Locator, id: string) => page.locator(`[data-test-id="${id}"]`);
+const byTestId = (page: Page | Locator | FrameLocator, id: string) =>
+	page.locator(`[data-test-id="${id}"]`);
+
+/** Where the executions view draws a run: n8n 1.x draws it in its workflow preview, an iframe. */
+function executionCanvas(page: Page, { n8n }: EditorSandbox): Page | FrameLocator {
+	return n8nVersionProfile(n8n.version).major === 1
+		? page.frameLocator('[data-test-id="workflow-preview-iframe"]')
+		: page;
+}
 
 /** A Chromium page logged in to the sandbox's n8n as its owner, through the sign-in form. */
 export async function openEditor(
@@ -236,8 +245,8 @@ export async function openEditor(
 			close.click(),
 		);
 		await page.goto(`${sandbox.n8n.url}/signin`);
-		await page.locator('#emailOrLdapLoginId').fill(DEFAULT_OWNER.email);
-		await page.locator('#password').fill(DEFAULT_OWNER.password);
+		await page.locator('input[name="emailOrLdapLoginId"]').fill(DEFAULT_OWNER.email);
+		await page.locator('input[name="password"]').fill(DEFAULT_OWNER.password);
 		await page.locator('[data-test-id="form-submit-button"]').click();
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 		return { page, close: () => browser.close() };
@@ -256,10 +265,12 @@ async function openWorkflow(
 	{ n8n }: EditorSandbox,
 	{ id, json }: CreatedWorkflow,
 	nodeOf: (workflow: WorkflowJson) => INode,
-	{ subpage = '', form = false } = {},
+	{ subpage = '', form = false, canvas = page as Page | FrameLocator } = {},
 ): Promise<void> {
 	await page.goto(`${n8n.url}/workflow/${id}${subpage}`);
-	const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeOf(json).name}"]`);
+	const node = canvas.locator(
+		`[data-test-id="canvas-node"][data-node-name="${nodeOf(json).name}"]`,
+	);
 	await node.waitFor();
 	if (!form) return;
 	await node.dblclick();
@@ -289,16 +300,23 @@ async function closeNotifications(page: Page): Promise<void> {
 	await page.locator('.el-notification').first().waitFor({ state: 'hidden' });
 }
 
-/** Whether the page shows `text` by `deadline`, as text or as a field's value (a select shows its choice in an input). */
+/**
+ * Whether the page shows `text` by `deadline`, as text or as a field's value (a select shows its
+ * choice in an input), in the page or in a frame of it (n8n 1.x shows an execution in an iframe).
+ */
 async function shows(page: Page, text: string, deadline: number): Promise<boolean> {
-	const asText = page.getByText(text, { exact: true }).filter({ visible: true });
-	const fields = page.locator('input, textarea').filter({ visible: true });
 	for (;;) {
-		if ((await asText.count()) > 0) return true;
-		const values = await fields.evaluateAll((elements) =>
-			elements.map((element) => (element as { value?: string }).value),
-		);
-		if (values.includes(text)) return true;
+		for (const frame of page.frames()) {
+			const asText = frame.getByText(text, { exact: true }).filter({ visible: true });
+			if ((await asText.count()) > 0) return true;
+			const values = await frame
+				.locator('input, textarea')
+				.filter({ visible: true })
+				.evaluateAll((elements) =>
+					elements.map((element) => (element as { value?: string }).value),
+				);
+			if (values.includes(text)) return true;
+		}
 		if (Date.now() > deadline) return false;
 		await page.waitForTimeout(200);
 	}
@@ -414,27 +432,29 @@ export const EDITOR_VIEWS: EditorView[] = [
 		show: async (page, sandbox) => {
 			const workflow = sandbox.echoBot;
 			const executionId = await echoBotRun(sandbox);
+			const canvas = executionCanvas(page, sandbox);
 			await openWorkflow(page, sandbox, workflow, actionNodeOf, {
 				subpage: `/executions/${executionId}`,
+				canvas,
 			});
 			// Every node marked as run and every connection as having carried items: the run has
 			// been drawn (nodes and connections get their state one after the other).
 			for (const node of workflow.json.nodes) {
-				await page
+				await canvas
 					.locator(`[data-test-id="canvas-node"][data-node-name="${node.name}"]`)
 					.locator('[data-test-id="canvas-node-status-success"]')
 					.waitFor();
 			}
 			for (const source of Object.keys(workflow.json.connections)) {
-				await page
+				await canvas
 					.locator(`[data-test-id="edge-label"][data-source-node-name="${source}"]`)
-					.and(page.locator('[data-edge-status="success"]'))
+					.and(canvas.locator('[data-edge-status="success"]'))
 					.first()
 					.waitFor();
 			}
 			// The logs panel shows the reply the bot sent.
-			await byTestId(page, 'logs-overview-header').click();
-			await byTestId(page, 'log-details-output').waitFor();
+			await byTestId(canvas, 'logs-overview-header').click();
+			await byTestId(canvas, 'log-details-output').waitFor();
 		},
 		expectedTexts: (_built, sandbox) => [
 			...sandbox.echoBot.json.nodes.map((node) => node.name),
