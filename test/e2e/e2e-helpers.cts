@@ -158,12 +158,6 @@ export const NEEDS_N8N_2X = {
 		on1x: 'n8n 1.x skips the response-code rules of a credential test and shows its generic text: "Authorization failed - please check your credentials" (401), "Forbidden - perhaps check your credentials?" (403), "The resource you are requesting could not be found" (404), "The service refused the connection - perhaps it is offline" (unreachable). The credential itself works.',
 		test: 'test/e2e/n8n.e2e.ts',
 	},
-	errorOutput: {
-		feature:
-			'"On Error: Continue (using error output)" sends the failed items down the error output',
-		on1x: 'n8n 1.x moves an item to the error output only when its JSON is exactly `error` (and `message`); the error items of the nodes also carry `details` (what to do), so on 1.x every item stays on the success output, in its place, the failed ones as error items, as with "Continue (regular output)". Branch on `{{ $json.error }}` there.',
-		test: 'test/e2e/reliability.e2e.ts',
-	},
 	burst: {
 		feature:
 			'An active trigger takes a burst of deliveries (1,000, 50 at a time) with SQLite: every one answered 200 and run once',

@@ -79,27 +79,20 @@ function outputsOf(run: IRun, node: string): INodeExecutionData[][] {
 const pairedIndex = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
 
 /**
- * Checks where "Continue (using error output)" put `count` items of which `failing` failed, each
- * paired to its item: n8n 2.x splits them over the two outputs; n8n 1.x (NEEDS_N8N_2X.errorOutput)
- * keeps all of them on the success output, the failed ones as error items in place. Returns the
- * outputs and the failed items, wherever this n8n put them.
+ * Checks that "Continue (using error output)" put the `failing` of `count` items on the error
+ * output and the others on the success output, each paired to its item (n8n 1.x and 2.x alike).
  */
 function expectErrorOutputSplit(run: IRun, count: number, failing: number[]) {
 	const all = Array.from({ length: count }, (_, index) => index);
 	const [success, errors = []] = outputsOf(run, 'Send');
-	const split = hasFeature(n8n, 'errorOutput');
-	const expectedErrors = split ? failing : [];
-	expect(errors.map(pairedIndex)).toEqual(expectedErrors);
-	expect(success.map(pairedIndex)).toEqual(
-		split ? all.filter((index) => !failing.includes(index)) : all,
-	);
-	const errorItemsInPlace = success.filter((item) => item.json.error !== undefined);
-	expect(errorItemsInPlace.map(pairedIndex)).toEqual(split ? [] : failing);
+	expect(errors.map(pairedIndex)).toEqual(failing);
+	expect(success.map(pairedIndex)).toEqual(all.filter((index) => !failing.includes(index)));
+	expect(success.filter((item) => item.json.error !== undefined)).toEqual([]);
 	return {
 		success,
 		errors,
-		expectedErrors,
-		failedItems: split ? (outputsOf(run, 'Failed')[0] ?? []) : errorItemsInPlace,
+		expectedErrors: failing,
+		failedItems: outputsOf(run, 'Failed')[0] ?? [],
 	};
 }
 
@@ -117,7 +110,7 @@ describe('"On Error" continue modes in real n8n', () => {
 	];
 	const FAILING = [1, 3, 4, 5, 7];
 
-	it('"Continue (using error output)": 3 on the success output, 5 on the error output, each paired (n8n 1.x: all 8 in place)', async () => {
+	it('"Continue (using error output)": 3 on the success output, 5 on the error output, each paired', async () => {
 		const run = await runItems(ITEMS, 'continueErrorOutput');
 
 		const { success, errors, expectedErrors, failedItems } = expectErrorOutputSplit(
@@ -157,7 +150,7 @@ describe('"On Error" continue modes in real n8n', () => {
 });
 
 describe('1,000 sends with 1% failing, "Continue (using error output)"', () => {
-	it('990 on the success branch, 10 on the error branch, every message sent exactly once (n8n 1.x: all 1,000 in place)', async () => {
+	it('990 on the success branch, 10 on the error branch, every message sent exactly once', async () => {
 		const items = Array.from({ length: BULK.items }, (_, index) => ({
 			session: SESSION,
 			chat: `5511${900000000 + index}`,
@@ -318,14 +311,12 @@ describe('README', () => {
 		expect([errorOutput, regularOutput, bulk, burst].every(Boolean)).toBe(true);
 		const rows: Array<{ text: string; needs?: N8n2xFeature }> = [
 			{
-				needs: 'errorOutput',
 				text: `| "Continue (using error output)", 5 of ${errorOutput.in} items failing | ${errorOutput.in} items | ${errorOutput.success} on the success output, ${errorOutput.errors} on the error output, each paired to its item |`,
 			},
 			{
 				text: `| "Continue (regular output)", same items | ${regularOutput.in} items | ${regularOutput.out} items in place, ${regularOutput.errors} of them error items |`,
 			},
 			{
-				needs: 'errorOutput',
 				text: `| Send Text, "Continue (using error output)"; the gateway answers 500 for ${bulk.failing} chats and 503 once for ${bulk.busyOnce} others | ${bulk.items} items | ${bulk.success} on the success output, ${bulk.errors} on the error output, ${bulk.lost} lost; ${bulk.requests} requests (the 503s retried), ${bulk.sent} messages sent, ${bulk.duplicates} sent twice |`,
 			},
 			{

@@ -168,7 +168,7 @@ describe('Channel > Create', () => {
 			{
 				json: {
 					error: 'Name must not be empty',
-					details: 'Enter the name of the channel to create.',
+					message: 'Enter the name of the channel to create.',
 				},
 				pairedItem: { item: 1 },
 			},
@@ -459,7 +459,7 @@ describe('Channel > Search', () => {
 			{
 				json: {
 					error: expect.stringMatching(/^Gateway error 422: Session status is not as expected/),
-					details: expect.stringContaining('not ready'),
+					message: expect.stringContaining('not ready'),
 				},
 				pairedItem: { item: 1 },
 			},

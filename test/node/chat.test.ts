@@ -217,7 +217,7 @@ describe('Chat > Get Many', () => {
 			{
 				json: {
 					error: expect.stringMatching(/^Gateway error 404: We didn't find a session/),
-					details: expect.stringContaining('Session name'),
+					message: expect.stringContaining('Session name'),
 				},
 				pairedItem: { item: 1 },
 			},

@@ -160,7 +160,7 @@ describe('Contact > Get', () => {
 			{
 				json: {
 					error: expect.stringMatching(/^Contact must be a phone number .*\(got "nobody"\)$/),
-					details: expect.stringContaining('country code'),
+					message: expect.stringContaining('country code'),
 				},
 				pairedItem: { item: 1 },
 			},

@@ -260,7 +260,7 @@ describe('Group > Send Invite', () => {
 				error: expect.stringMatching(
 					/^Numbers \(entry 1\) must be a phone number .*\(got "nobody"\)$/,
 				),
-				details: expect.stringContaining('country code'),
+				message: expect.stringContaining('country code'),
 			},
 			{ send: true, inviteUrl: `https://chat.messenger.net/${HIKERS.inviteCode}` },
 		]);

@@ -519,12 +519,12 @@ describe('Message > Download Media', () => {
 			error: expect.stringMatching(
 				/^Message ID must be a message ID like .*\(got "no such thing"\)$/,
 			),
-			details: expect.any(String),
+			message: expect.any(String),
 		});
 		expect(outputs[1].binary).toBeUndefined();
 		expect(outputs[2].json).toEqual({
 			error: 'Gateway error 400: The message is not of the media type',
-			details: expect.any(String),
+			message: expect.any(String),
 		});
 		expect(outputs[3].binary?.data.fileName).toBe('invoice-1042.pdf');
 	});

@@ -248,11 +248,11 @@ describe('Message > Send Text', () => {
 		expect(outputs[0].messageId).toMatch(new RegExp(`^true_${alice.chatId}_3EB0`));
 		expect(outputs[1]).toEqual({
 			error: expect.stringMatching(/^Chat must be .*\(got "somebody"\)$/),
-			details: expect.stringContaining('country code'),
+			message: expect.stringContaining('country code'),
 		});
 		expect(outputs[2]).toEqual({
 			error: `Gateway error 400: The number ${SEED.unregisteredNumber} is not registered on the messaging network`,
-			details: expect.any(String),
+			message: expect.any(String),
 		});
 		expect(outputs[3].messageId).toMatch(new RegExp(`^true_${bruno.chatId}_3EB0`));
 		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([

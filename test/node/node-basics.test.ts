@@ -134,7 +134,7 @@ describe('authentication', () => {
 		});
 
 		expect(outputJson(result)).toEqual([
-			{ error: 'Gateway error 401: Unauthorized', details: API_KEY_HINT },
+			{ error: 'Gateway error 401: Unauthorized', message: API_KEY_HINT },
 		]);
 		expectNoKeyIn(result);
 	});
@@ -211,11 +211,11 @@ describe('several items', () => {
 		expect(output[0].json.subject).toBe(HIKERS.subject);
 		expect(output[1].json).toEqual({
 			error: 'Gateway error 404: Error fetching group; Error: item-not-found',
-			details: expect.stringContaining('not found'),
+			message: expect.stringContaining('not found'),
 		});
 		expect(output[2].json).toEqual({
 			error: 'Group ID must be a group ID (120363012345678901@g.us) (got "not-a-group")',
-			details: expect.any(String),
+			message: expect.any(String),
 		});
 		expect(output[3].json.subject).toBe(TEAM.subject);
 		expectNoKeyIn(result);

@@ -208,7 +208,7 @@ describe('Session > Set Presence', () => {
 			{
 				json: {
 					error: 'Gateway error 500: Connection Closed',
-					details: expect.stringContaining("gateway's logs"),
+					message: expect.stringContaining("gateway's logs"),
 				},
 				pairedItem: { item: 1 },
 			},

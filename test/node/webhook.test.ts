@@ -269,7 +269,7 @@ describe('Webhook > Set', () => {
 		expect(outputJson(result)[1]).toEqual({
 			error:
 				'URL must be an http(s) address such as https://example.com/webhook (got "hooks.example.com/b")',
-			details: expect.stringMatching(/always give a valid address/),
+			message: expect.stringMatching(/always give a valid address/),
 		});
 		expect(outputJson(result)[2]).toMatchObject({
 			url: 'https://hooks.example.com/c',

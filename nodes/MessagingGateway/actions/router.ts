@@ -30,16 +30,17 @@ function asNodeError(
 
 /**
  * An item for a failed input item under "On Error: Continue", built as n8n's own nodes build it:
- * JSON with only `error` (the message) and `details` (what to do). n8n routes exactly such items to
- * the error output in "Continue (using error output)" and merges the input item's fields into them,
- * so the error branch knows which item failed; any other key would keep them on the success output.
+ * JSON with only `error` (what went wrong) and `message` (what to do). n8n routes exactly such items
+ * to the error output in "Continue (using error output)" and merges the input item's fields into
+ * them, so the error branch knows which item failed; any other key would keep them on the success
+ * output. n8n 1.x accepts only these two keys, 2.x also `details`: `error` + `message` work on both.
  */
 function errorItem(
 	error: NodeApiError | NodeOperationError,
 	itemIndex: number,
 ): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
-	if (error.description) json.details = error.description;
+	if (error.description) json.message = error.description;
 	return { json, pairedItem: { item: itemIndex } };
 }
 
