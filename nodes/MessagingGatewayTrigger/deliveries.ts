@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 
 import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
+import { fileFromDataUri } from '../shared/data-uri';
 import { INSTANCE_EVENTS } from '../shared/events';
 import { apiKeyValues, Redactor } from './secrets';
 
@@ -237,10 +238,7 @@ function asObject(value: unknown): IDataObject | undefined {
 
 /** The PNG of a QR code event (`data.qrcode.base64` is a data: URI). */
 function qrCodeSource(delivered: IDataObject | undefined): BinarySource | undefined {
-	const dataUri = asObject(delivered?.qrcode)?.base64;
-	const match = typeof dataUri === 'string' ? /^data:([^;,]+);base64,(.+)$/s.exec(dataUri) : null;
-	if (!match) return undefined;
-	return { base64: match[2], fileName: 'qrcode.png', mimeType: match[1] };
+	return fileFromDataUri(asObject(delivered?.qrcode)?.base64, 'qrcode.png');
 }
 
 /** The media of a message event sent with webhook_base64 (`data.message.base64`). */

@@ -238,6 +238,8 @@ const OPERATIONS: OperationCase[] = [
 	op('profile.setPicture', { pictureSource: 'url', pictureUrl: 'https://cdn.example.com/me.png' }, [
 		BINARY_PICTURE,
 	]),
+	op('session.connect', { session: fromList(SEED.instances.pairing.name) }),
+	op('session.getConnectionState', {}),
 	op('session.getMany', {}),
 	op('session.requestPairingCode', {
 		session: fromList(SEED.instances.pairing.name),

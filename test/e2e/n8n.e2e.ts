@@ -280,6 +280,13 @@ describe('every operation of the action node in a real workflow', () => {
 		expect(firstItem('message.downloadMedia')?.binary?.data).toEqual(
 			expect.objectContaining({ mimeType: 'image/png' }),
 		);
+		expect(firstItem('session.connect')?.binary?.data).toEqual(
+			expect.objectContaining({ mimeType: 'image/png' }),
+		);
+		expect(firstItem('session.getConnectionState')?.json).toEqual({
+			session: SESSION,
+			state: 'open',
+		});
 		expect(firstItem('contact.getProfilePicture')?.binary?.data).toEqual(
 			expect.objectContaining({ mimeType: 'image/png' }),
 		);

@@ -207,6 +207,8 @@ export function operationCases(seed: {
 			'requestPairingCode',
 			{ session: seed.pairingSession, phoneNumber: '+55 11 98765-0099' },
 		],
+		['session', 'connect', { session: seed.pairingSession }],
+		['session', 'getConnectionState', {}],
 		['session', 'getMany', {}],
 		['session', 'restart', {}],
 		['session', 'setPresence', { presence: 'available' }],

@@ -1,6 +1,7 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
+import { resources } from '../../nodes/MessagingGateway/actions/resources';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
@@ -80,6 +81,21 @@ describe('the node', () => {
 			expect(operations?.options?.length).toBeGreaterThan(0);
 		}
 	});
+
+	it.each(Object.entries(resources))(
+		'%s: the editor offers exactly the operations the router runs, each with its own fields',
+		(resource, { operations }: { operations: object }) => {
+			const { properties } = new MessagingGateway().description;
+			for (const selector of properties.filter(
+				(property) =>
+					property.name === 'operation' &&
+					property.displayOptions?.show?.resource?.[0] === resource,
+			)) {
+				const offered = (selector.options as INodePropertyOptions[]).map((option) => option.value);
+				expect(offered.sort()).toEqual(Object.keys(operations).sort());
+			}
+		},
+	);
 });
 
 describe('authentication', () => {

@@ -219,3 +219,72 @@ describe('Session > Set Presence', () => {
 		]);
 	});
 });
+
+describe('Session > Get Connection State', () => {
+	it.each([
+		[CONNECTED, 'open'],
+		[PAIRING, 'connecting'],
+	])('%s is %s', async (session, state) => {
+		const result = await runSession('getConnectionState', { session });
+
+		expectOneRequest(simulator, { method: 'GET', path: `/instance/connectionState/${session}` });
+		expect(outputJson(result)).toEqual([{ session, state }]);
+	});
+
+	it.each([
+		['no state', {}, /^Gateway error: the answer has no connection state \(got an object \(\{\}\)\)$/],
+		['an unknown session', undefined, /^Gateway error 404: The "ghost" instance does not exist/],
+	])('fails on %s with the gateway words', async (_case, body, message) => {
+		if (body)
+			simulator.injectFault({ match: { path: '/instance/connectionState/' }, status: 200, body });
+		const result = await runSession('getConnectionState', { session: body ? CONNECTED : 'ghost' });
+
+		expect(result.status).toBe('error');
+		expect(result.error?.message).toMatch(message);
+	});
+});
+
+describe('Session > Connect', () => {
+	it('starts pairing: the QR code as a PNG in binary "data", the pairing code and the count in JSON', async () => {
+		const first = await runSession('connect', { session: PAIRING });
+		const second = await runSession('connect', { session: PAIRING });
+
+		expect(simulator.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			`GET /instance/connect/${PAIRING}`,
+			`GET /instance/connect/${PAIRING}`,
+		]);
+		const [item] = first.outputs[0];
+		expect(item.json).toEqual({
+			session: PAIRING,
+			state: 'connecting',
+			qrCode: true,
+			pairingCode: expect.stringMatching(/^[A-Z0-9]{8}$/),
+			code: expect.any(String),
+			count: 1,
+		});
+		expect(item.binary?.data).toMatchObject({
+			mimeType: 'image/png',
+			fileName: `qrcode-${PAIRING}.png`,
+		});
+		const png = Buffer.from(item.binary!.data.data, 'base64');
+		expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+		expect(outputJson(second)[0]).toMatchObject({ count: 2 });
+		// A QR code is a secret to whoever scans it, not the gateway's: only the PNG, no data: URI in JSON.
+		expect(JSON.stringify(item.json)).not.toContain('base64');
+	});
+
+	it('puts the QR code in the chosen binary field', async () => {
+		const result = await runSession('connect', { session: PAIRING, binaryPropertyName: 'qr' });
+
+		expect(Object.keys(result.outputs[0][0].binary ?? {})).toEqual(['qr']);
+	});
+
+	it('a connected session has nothing to scan: its state, no binary', async () => {
+		const result = await runSession('connect', { session: CONNECTED });
+
+		expect(result.outputs[0][0]).toMatchObject({
+			json: { session: CONNECTED, state: 'open', qrCode: false },
+		});
+		expect(result.outputs[0][0].binary).toBeUndefined();
+	});
+});

@@ -73,6 +73,7 @@ export function changeConnectionState(
 	state: ConnectionState,
 ): void {
 	instance.state = state;
+	if (state !== 'connecting') instance.qrCount = 0;
 	if (state === 'open') instance.wuid = contactJid(instance.ownerNumber);
 	sink.emit(instance, 'CONNECTION_UPDATE', {
 		instance: instance.name,
@@ -82,15 +83,13 @@ export function changeConnectionState(
 }
 
 /** A fresh QR code (a real PNG) plus a pairing code, as QRCODE_UPDATED delivers them. */
-export function emitQrCode(sink: EventSink, instance: Instance): void {
+export function emitQrCode(
+	sink: EventSink,
+	instance: Instance,
+): { pairingCode: string; code: string; base64: string } {
 	instance.pairingCode ??= newPairingCode().replace('-', '');
 	const code = newQrPayload();
-	sink.emit(instance, 'QRCODE_UPDATED', {
-		qrcode: {
-			instance: instance.name,
-			pairingCode: instance.pairingCode,
-			code,
-			base64: qrCodeDataUri(code),
-		},
-	});
+	const qrcode = { pairingCode: instance.pairingCode, code, base64: qrCodeDataUri(code) };
+	sink.emit(instance, 'QRCODE_UPDATED', { qrcode: { instance: instance.name, ...qrcode } });
+	return qrcode;
 }

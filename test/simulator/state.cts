@@ -168,6 +168,8 @@ export interface Instance {
 	profilePictureFile: string | null;
 	presence: string;
 	pairingCode: string | null;
+	/** QR codes made by GET /instance/connect in the current pairing. */
+	qrCount?: number;
 	webhook: WebhookConfig | null;
 	contacts: Map<string, Contact>;
 	groups: Map<string, Group>;

@@ -104,6 +104,30 @@ function fetchInstances(context: RequestContext) {
 	return { status: 200, body: visible.map((instance) => instanceSummary(context, instance)) };
 }
 
+/**
+ * Evolution v1: an open instance answers its state; any other starts (or goes on) pairing: a closed
+ * one turns `connecting`, every call makes a new QR code (QRCODE_UPDATED) and answers it with the
+ * pairing code and how many codes this pairing has made.
+ */
+function connectInstance(context: RequestContext) {
+	const instance = instanceGuard(context);
+	if (instance.state === 'open') {
+		return { status: 200, body: { instance: { instanceName: instance.name, state: 'open' } } };
+	}
+	if (instance.state === 'close') changeConnectionState(context.events, instance, 'connecting');
+	const qrcode = emitQrCode(context.events, instance);
+	instance.qrCount = (instance.qrCount ?? 0) + 1;
+	return { status: 200, body: { ...qrcode, count: instance.qrCount } };
+}
+
+function connectionState(context: RequestContext) {
+	const instance = instanceGuard(context);
+	return {
+		status: 200,
+		body: { instance: { instanceName: instance.name, state: instance.state } },
+	};
+}
+
 /** A connected instance stays open; any other starts pairing again: CONNECTION_UPDATE + QRCODE_UPDATED. */
 function restartInstance(context: RequestContext) {
 	const instance = instanceGuard(context);
@@ -228,6 +252,18 @@ export const instanceAdminRoutes: Route[] = [
 		pattern: '/instance/fetchInstances',
 		family: 'instance',
 		handler: fetchInstances,
+	},
+	{
+		method: 'GET',
+		pattern: '/instance/connect/:instance',
+		family: 'instance',
+		handler: connectInstance,
+	},
+	{
+		method: 'GET',
+		pattern: '/instance/connectionState/:instance',
+		family: 'instance',
+		handler: connectionState,
 	},
 	{
 		method: 'PUT',

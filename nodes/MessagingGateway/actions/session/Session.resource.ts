@@ -1,15 +1,24 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as connect from './connect.operation';
+import * as getConnectionState from './getConnectionState.operation';
 import * as getMany from './getMany.operation';
 import * as requestPairingCode from './requestPairingCode.operation';
 import * as restart from './restart.operation';
 import * as setPresence from './setPresence.operation';
 import { withEarlierDefaults } from '../common.descriptions';
 
-export { getMany, requestPairingCode, restart, setPresence };
+export { connect, getConnectionState, getMany, requestPairingCode, restart, setPresence };
 
 /** The operations of this resource by value, for the router. */
-export const operations = { getMany, requestPairingCode, restart, setPresence };
+export const operations = {
+	connect,
+	getConnectionState,
+	getMany,
+	requestPairingCode,
+	restart,
+	setPresence,
+};
 
 export const description: INodeProperties[] = [
 	...withEarlierDefaults(
@@ -21,6 +30,19 @@ export const description: INodeProperties[] = [
 			noDataExpression: true,
 			displayOptions: { show: { resource: ['session'] } },
 			options: [
+				{
+					name: 'Connect',
+					value: 'connect',
+					description:
+						'Start pairing a session that is not connected: a QR code as a PNG to scan, and the pairing code',
+					action: 'Connect a session',
+				},
+				{
+					name: 'Get Connection State',
+					value: 'getConnectionState',
+					description: 'Whether the session is connected (open), pairing (connecting) or closed',
+					action: 'Get the connection state of a session',
+				},
 				{
 					name: 'Get Many',
 					value: 'getMany',
@@ -49,6 +71,8 @@ export const description: INodeProperties[] = [
 			default: 'getMany',
 		},
 	),
+	...connect.description,
+	...getConnectionState.description,
 	...getMany.description,
 	...requestPairingCode.description,
 	...restart.description,

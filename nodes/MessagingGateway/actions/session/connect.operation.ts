@@ -1,0 +1,65 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { fileFromDataUri } from '../../../shared/data-uri';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { isObject } from '../../../shared/values';
+import { readSession, sessionFields } from '../common.descriptions';
+import { binaryPropertyField, readBinaryPropertyName } from '../../helpers/message';
+import { expectObject } from '../../helpers/responses';
+
+const properties: INodeProperties[] = [
+	...sessionFields,
+	{
+		...binaryPropertyField,
+		description:
+			'The binary field to put the QR code in, as a PNG to show or send to the person who scans it',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['session'], operation: ['connect'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const binaryPropertyName = readBinaryPropertyName.call(this, itemIndex);
+	const answer = expectObject.call(
+		this,
+		await gatewayApiRequest.call(this, 'GET', gatewayPath`/instance/connect/${session}`, {
+			itemIndex,
+		}),
+		itemIndex,
+	);
+	// A connected session answers its state instead of a QR code: nothing to scan.
+	if (isObject<IDataObject>(answer.instance)) {
+		return [
+			{
+				json: {
+					session: answer.instance.instanceName ?? session,
+					state: answer.instance.state ?? null,
+					qrCode: false,
+				},
+			},
+		];
+	}
+	const { base64, ...rest } = answer;
+	const json: IDataObject = { session, state: 'connecting', qrCode: base64 !== undefined, ...rest };
+	const file = fileFromDataUri(base64, `qrcode-${session}.png`);
+	if (!file) return [{ json }];
+	const binary = await this.helpers.prepareBinaryData(
+		Buffer.from(file.base64, 'base64'),
+		file.fileName,
+		file.mimeType,
+	);
+	return [{ json, binary: { [binaryPropertyName]: binary } }];
+}
