@@ -241,6 +241,7 @@ const OPERATIONS: OperationCase[] = [
 	op('session.connect', { session: fromList(SEED.instances.pairing.name) }),
 	op('session.getConnectionState', {}),
 	op('session.getMany', {}),
+	op('session.logout', { session: fromList(SEED.instances.pairing.name) }),
 	op('session.requestPairingCode', {
 		session: fromList(SEED.instances.pairing.name),
 		phoneNumber: '+55 11 98765-0099',

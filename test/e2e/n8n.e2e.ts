@@ -287,6 +287,7 @@ describe('every operation of the action node in a real workflow', () => {
 			session: SESSION,
 			state: 'open',
 		});
+		expect(firstItem('session.logout')?.json).toMatchObject({ loggedOut: true });
 		expect(firstItem('contact.getProfilePicture')?.binary?.data).toEqual(
 			expect.objectContaining({ mimeType: 'image/png' }),
 		);

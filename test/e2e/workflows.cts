@@ -222,6 +222,8 @@ export function operationCases(seed: {
 				events: ['MESSAGES_UPSERT'],
 			},
 		],
+		// Last: it closes the pairing session, which the operations above use (v1 order runs them top to bottom).
+		['session', 'logout', { session: seed.pairingSession }],
 	];
 	// Version 2 nodes: the Session is a picker value, picked from the list or typed by name.
 	return cases.map(

@@ -232,7 +232,11 @@ describe('Session > Get Connection State', () => {
 	});
 
 	it.each([
-		['no state', {}, /^Gateway error: the answer has no connection state \(got an object \(\{\}\)\)$/],
+		[
+			'no state',
+			{},
+			/^Gateway error: the answer has no connection state \(got an object \(\{\}\)\)$/,
+		],
 		['an unknown session', undefined, /^Gateway error 404: The "ghost" instance does not exist/],
 	])('fails on %s with the gateway words', async (_case, body, message) => {
 		if (body)
@@ -286,5 +290,27 @@ describe('Session > Connect', () => {
 			json: { session: CONNECTED, state: 'open', qrCode: false },
 		});
 		expect(result.outputs[0][0].binary).toBeUndefined();
+	});
+});
+
+describe('Session > Log Out', () => {
+	it('unlinks the session, which is then closed; a second log out gets the gateway words', async () => {
+		const first = await runSession('logout', { session: PAIRING });
+		const state = await runSession('getConnectionState', { session: PAIRING });
+		const second = await runSession('logout', { session: PAIRING });
+
+		expect(simulator.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			`DELETE /instance/logout/${PAIRING}`,
+			`GET /instance/connectionState/${PAIRING}`,
+			`DELETE /instance/logout/${PAIRING}`,
+		]);
+		expect(outputJson(first)).toEqual([
+			{ session: PAIRING, loggedOut: true, message: 'Instance logged out' },
+		]);
+		expect(outputJson(state)).toEqual([{ session: PAIRING, state: 'close' }]);
+		expect(second.status).toBe('error');
+		expect(second.error?.message).toBe(
+			`Gateway error 400: The "${PAIRING}" instance is not connected`,
+		);
 	});
 });

@@ -120,6 +120,20 @@ function connectInstance(context: RequestContext) {
 	return { status: 200, body: { ...qrcode, count: instance.qrCount } };
 }
 
+/** Evolution v1: only an instance that is not closed can log out; it closes (CONNECTION_UPDATE close). */
+function logoutInstance(context: RequestContext) {
+	const instance = instanceGuard(context);
+	if (instance.state === 'close') {
+		throw evolutionError.badRequest(`The "${instance.name}" instance is not connected`);
+	}
+	changeConnectionState(context.events, instance, 'close');
+	instance.pairingCode = null;
+	return {
+		status: 200,
+		body: { status: 'SUCCESS', error: false, response: { message: 'Instance logged out' } },
+	};
+}
+
 function connectionState(context: RequestContext) {
 	const instance = instanceGuard(context);
 	return {
@@ -264,6 +278,12 @@ export const instanceAdminRoutes: Route[] = [
 		pattern: '/instance/connectionState/:instance',
 		family: 'instance',
 		handler: connectionState,
+	},
+	{
+		method: 'DELETE',
+		pattern: '/instance/logout/:instance',
+		family: 'instance',
+		handler: logoutInstance,
 	},
 	{
 		method: 'PUT',

@@ -3,18 +3,20 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as connect from './connect.operation';
 import * as getConnectionState from './getConnectionState.operation';
 import * as getMany from './getMany.operation';
+import * as logout from './logout.operation';
 import * as requestPairingCode from './requestPairingCode.operation';
 import * as restart from './restart.operation';
 import * as setPresence from './setPresence.operation';
 import { withEarlierDefaults } from '../common.descriptions';
 
-export { connect, getConnectionState, getMany, requestPairingCode, restart, setPresence };
+export { connect, getConnectionState, getMany, logout, requestPairingCode, restart, setPresence };
 
 /** The operations of this resource by value, for the router. */
 export const operations = {
 	connect,
 	getConnectionState,
 	getMany,
+	logout,
 	requestPairingCode,
 	restart,
 	setPresence,
@@ -50,6 +52,13 @@ export const description: INodeProperties[] = [
 					action: 'Get many sessions',
 				},
 				{
+					name: 'Log Out',
+					value: 'logout',
+					description:
+						'Unlink the session from its phone; it stays on the gateway and can be connected again',
+					action: 'Log out a session',
+				},
+				{
 					name: 'Request Pairing Code',
 					value: 'requestPairingCode',
 					description: 'Get a code that links a phone to the session without scanning a QR code',
@@ -74,6 +83,7 @@ export const description: INodeProperties[] = [
 	...connect.description,
 	...getConnectionState.description,
 	...getMany.description,
+	...logout.description,
 	...requestPairingCode.description,
 	...restart.description,
 	...setPresence.description,
