@@ -285,6 +285,20 @@ describe('gatewayApiRequest: errors', () => {
 			/gateway failed/,
 		],
 		[
+			'WAHA (NestJS) without the route',
+			404,
+			{ statusCode: 404, message: 'Cannot POST /chat/whatsappNumbers/default', error: 'Not Found' },
+			'Gateway error 404: Cannot POST /chat/whatsappNumbers/default',
+			/^This gateway does not offer this operation: it has no POST \/chat\/whatsappNumbers\/default endpoint\./,
+		],
+		[
+			'Evolution (Express) without the route, as an HTML page',
+			404,
+			'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><pre>Cannot GET /api/default/chats/overview</pre></body></html>',
+			expect.stringMatching(/^Gateway error 404: .*Cannot GET \/api\/default\/chats\/overview/),
+			/^This gateway does not offer this operation: it has no GET \/api\/default\/chats\/overview endpoint\./,
+		],
+		[
 			'empty body',
 			404,
 			'',
@@ -300,7 +314,7 @@ describe('gatewayApiRequest: errors', () => {
 
 			expect(result.status).toBe('error');
 			expect(result.error?.name).toBe('NodeApiError');
-			expect(result.error?.message).toBe(message);
+			expect(result.error?.message).toEqual(message);
 			expect(result.error?.httpCode).toBe(String(status));
 			expect(result.error?.description).toMatch(hint);
 			expect(result.error?.context).toEqual(expect.objectContaining({ itemIndex: 0 }));

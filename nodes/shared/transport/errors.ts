@@ -84,9 +84,11 @@ function messageText(value: unknown): string {
 }
 
 function htmlText(html: string): string {
+	// Express's own error page (Evolution API) says what happened in <pre>, under the title "Error".
+	const preformatted = /<pre[^>]*>([\s\S]*?)<\/pre>/i.exec(html)?.[1];
 	const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
 	const heading = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
-	const text = (title ?? heading ?? html)
+	const text = (preformatted ?? title ?? heading ?? html)
 		.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ')
 		.replace(/<[^>]+>/g, ' ');
 	return truncate(text);

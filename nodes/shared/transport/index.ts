@@ -426,8 +426,15 @@ function statusError(
 	const { statusCode } = answer;
 	const body = answer.body.toString('utf8');
 	if (plan.target === 'Gateway') {
+		const words = redactSecret(extractGatewayMessage(body, statusCode), gateway.secrets);
+		// Express and NestJS answer a route they do not have with "Cannot <METHOD> <path>".
+		const missingRoute = /\bCannot (GET|POST|PUT|PATCH|DELETE) (\/[^\s"'<]*)/.exec(words);
 		return gatewayError.call(this, body, statusCode, gateway, plan.itemIndex, {
-			description: hintForStatus(statusCode),
+			words,
+			description:
+				statusCode === 404 && missingRoute
+					? `This gateway does not offer this operation: it has no ${missingRoute[1]} ${missingRoute[2].replace(/[.,;:]+$/, '')} endpoint. It may be another product or version than the one this operation comes from; the README's compatibility table says which gateways have it.`
+					: hintForStatus(statusCode),
 		});
 	}
 	const hostMessage = redactSecret(extractGatewayMessage(body, statusCode), gateway.secrets);
