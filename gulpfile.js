@@ -89,10 +89,23 @@ function renderCredential(credential) {
 	return lines.join('\n');
 }
 
-function renderActionNode(node) {
+/** Operations beyond the spec, as the built node lists them next to its resources. */
+function instanceApiExtras(nodeFile) {
+	const resourcesFile = path.join(__dirname, path.dirname(nodeFile), 'actions', 'resources.js');
+	return new Set(require(resourcesFile).INSTANCE_API_EXTRAS);
+}
+
+function renderActionNode(node, extras) {
 	const properties = newestProperties(node);
 	const resourceProperty = properties.find((property) => property.name === 'resource');
-	const lines = [`### Node: ${node.description.displayName}`, '', plain(node.description.description) + '.', ''];
+	const lines = [
+		`### Node: ${node.description.displayName}`,
+		'',
+		plain(node.description.description) + '.',
+		'',
+		'Operations marked ⁺ go beyond the gateway API spec: they come from Evolution API v1\'s instance API (see the compatibility table for which gateways have them).',
+		'',
+	];
 	for (const resource of resourceProperty.options) {
 		const operationProperty = properties.find(
 			(property) => property.name === 'operation' && shownFor(property, resource.value),
@@ -103,7 +116,8 @@ function renderActionNode(node) {
 				.filter((property) => !['resource', 'operation'].includes(property.name))
 				.filter((property) => property.type !== 'notice' && shownFor(property, resource.value, operation.value))
 				.map(fieldLabel);
-			lines.push(`| ${operation.name} | ${plain(operation.description)} | ${fields.join(', ')} |`);
+			const mark = extras.has(`${resource.value}.${operation.value}`) ? ' ⁺' : '';
+			lines.push(`| ${operation.name}${mark} | ${plain(operation.description)} | ${fields.join(', ')} |`);
 		}
 		lines.push('');
 	}
@@ -136,7 +150,7 @@ function renderReference() {
 		...n8n.credentials.map((file) => renderCredential(loadBuilt(file))),
 		...n8n.nodes.map((file) => {
 			const node = loadBuilt(file);
-			return node.webhookMethods ? renderTriggerNode(node) : renderActionNode(node);
+			return node.webhookMethods ? renderTriggerNode(node) : renderActionNode(node, instanceApiExtras(file));
 		}),
 	];
 	return `${START}\n\n${sections.join('\n\n')}\n\n${END}`;

@@ -1,7 +1,7 @@
 import type { INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import { resources } from '../../nodes/MessagingGateway/actions/resources';
+import { INSTANCE_API_EXTRAS, resources } from '../../nodes/MessagingGateway/actions/resources';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import { outputJson, runGateway } from '../support/gateway-node.cts';
@@ -81,6 +81,16 @@ describe('the node', () => {
 			expect(operations?.options?.length).toBeGreaterThan(0);
 		}
 	});
+
+	it.each([...INSTANCE_API_EXTRAS])(
+		'%s, marked as beyond the spec, is an operation of the node',
+		(key) => {
+			const [resource, operation] = key.split('.');
+			const operations = (resources as Record<string, { operations: object }>)[resource]
+				?.operations;
+			expect(Object.keys(operations ?? {})).toContain(operation);
+		},
+	);
 
 	it.each(Object.entries(resources))(
 		'%s: the editor offers exactly the operations the router runs, each with its own fields',

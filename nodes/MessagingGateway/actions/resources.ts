@@ -12,6 +12,18 @@ import * as webhook from './webhook/Webhook.resource';
 /** Every resource of the node, in the order of the Resource dropdown. */
 export const resources = { channel, chat, contact, group, message, profile, session, webhook };
 
+/**
+ * Operations beyond the spec: Evolution API v1's instance API has them, the spec does not list them.
+ * The README's reference marks them, and the compatibility table shows which gateways have them.
+ */
+export const INSTANCE_API_EXTRAS: readonly string[] = [
+	'session.connect',
+	'session.getConnectionState',
+	'session.getMany',
+	'session.logout',
+	'webhook.get',
+];
+
 export const resourceProperty: INodeProperties = {
 	displayName: 'Resource',
 	name: 'resource',
