@@ -8,3 +8,10 @@ export function splitList(raw: unknown): unknown[] {
 		.map((entry) => (typeof entry === 'string' ? entry.trim() : entry))
 		.filter((entry) => entry !== '' && entry !== undefined && entry !== null);
 }
+
+/** Whether any of `texts` contains the list filter a user typed, in any letter case; no filter matches all. */
+export function matchesFilter(filter: string | undefined, ...texts: unknown[]): boolean {
+	const needle = filter?.trim().toLowerCase();
+	if (!needle) return true;
+	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(needle));
+}

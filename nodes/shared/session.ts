@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { matchesFilter } from './lists';
 import { gatewayApiRequest } from './transport';
 import { describeValue, isBlank, isObject } from './values';
 
@@ -119,6 +120,12 @@ export function sessionFieldsDescribed(description: string): INodeProperties[] {
 export const SESSION_SUBTITLE =
 	'(typeof $parameter["session"] === "object" ? $parameter["session"].value : $parameter["session"])';
 
+/** One entry of GET /instance/fetchInstances: `{instance: {...}}` (Evolution v1) or the instance itself. */
+export function fetchedInstance(entry: unknown): IDataObject | undefined {
+	if (!isObject<IDataObject>(entry)) return undefined;
+	return isObject<IDataObject>(entry.instance) ? entry.instance : entry;
+}
+
 function sessionLabel(instance: IDataObject, name: string): string {
 	const details = [instance.status ?? instance.connectionStatus, instance.profileName].filter(
 		(detail) => typeof detail === 'string' && detail !== '',
@@ -145,15 +152,12 @@ export async function searchSessions(
 	if (!Array.isArray(answer)) {
 		return { results: [cannotList(`the gateway answered ${describeValue(answer)}, not a list`)] };
 	}
-	const needle = filter?.trim().toLowerCase() ?? '';
 	const results: INodeListSearchItems[] = [];
 	for (const entry of answer) {
-		const instance =
-			isObject(entry) && isObject<IDataObject>(entry.instance) ? entry.instance : entry;
-		if (!isObject<IDataObject>(instance)) continue;
-		const name = instance.instanceName ?? instance.name;
-		if (typeof name !== 'string' || !checkSessionName(name).ok) continue;
-		if (needle && !name.toLowerCase().includes(needle)) continue;
+		const instance = fetchedInstance(entry);
+		const name = instance?.instanceName ?? instance?.name;
+		if (!instance || typeof name !== 'string' || !checkSessionName(name).ok) continue;
+		if (!matchesFilter(filter, name)) continue;
 		results.push({ name: sessionLabel(instance, name), value: name });
 	}
 	return { results };

@@ -63,3 +63,38 @@ export function expectList(
 	const expected = key === undefined ? 'a list of records' : `an object with a list "${key}"`;
 	throw unexpectedAnswer.call(this, response, itemIndex, expected);
 }
+
+/**
+ * A 2xx answer that lacks the one thing the operation is for (`what`, e.g. "pairing code"): an
+ * error with what came instead and `hint`, not an item without it.
+ */
+export function missingFromAnswer(
+	this: IExecuteFunctions,
+	answer: IDataObject,
+	what: string,
+	hint: string,
+	itemIndex: number,
+): NodeApiError {
+	return new NodeApiError(this.getNode(), answer as JsonObject, {
+		message: `Gateway error: the answer has no ${what} (got ${describeValue(answer)})`,
+		description: hint,
+		itemIndex,
+	});
+}
+
+/**
+ * The session's name and connection state from an instance-family answer
+ * `{instance: {instanceName (or instance), state}}` (or those fields at the top), flat as users read
+ * it; `session` when the gateway does not name it, `state` null when it does not say.
+ */
+export function sessionStateOf(
+	answer: IDataObject,
+	session: string,
+): { session: IDataObject[string]; state: IDataObject[string] } {
+	const instance = isObject<IDataObject>(answer.instance) ? answer.instance : answer;
+	const named = instance.instanceName ?? instance.instance;
+	return {
+		session: typeof named === 'string' && named !== '' ? named : session,
+		state: instance.state ?? null,
+	};
+}

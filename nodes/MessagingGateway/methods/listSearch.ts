@@ -7,6 +7,7 @@ import type {
 
 import { NodeOperationError } from 'n8n-workflow';
 
+import { matchesFilter } from '../../shared/lists';
 import { checkSessionName, currentSessionValue } from '../../shared/session';
 import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
 
@@ -29,12 +30,6 @@ function currentSession(this: ILoadOptionsFunctions): string {
 	});
 }
 
-function matches(filter: string | undefined, ...texts: unknown[]): boolean {
-	if (!filter) return true;
-	const needle = filter.toLowerCase();
-	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(needle));
-}
-
 /** Chats of the session, newest first, from the conversation overview (offset-paged). */
 export async function searchChats(
 	this: ILoadOptionsFunctions,
@@ -53,7 +48,7 @@ export async function searchChats(
 	)) as IDataObject[];
 	const page = Array.isArray(chats) ? chats : [];
 	const results: INodeListSearchItems[] = page
-		.filter((chat) => matches(filter, chat.name, chat.id))
+		.filter((chat) => matchesFilter(filter, chat.name, chat.id))
 		.map((chat) => ({
 			name:
 				typeof chat.name === 'string' && chat.name
@@ -81,7 +76,7 @@ export async function searchContacts(
 	const contacts = Array.isArray(response?.contacts) ? (response.contacts as IDataObject[]) : [];
 	const results: INodeListSearchItems[] = contacts
 		.filter((contact) =>
-			matches(filter, contact.name, contact.notify, contact.verifiedName, contact.jid),
+			matchesFilter(filter, contact.name, contact.notify, contact.verifiedName, contact.jid),
 		)
 		.map((contact) => {
 			const label = [contact.name, contact.notify, contact.verifiedName].find(

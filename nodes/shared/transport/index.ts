@@ -70,7 +70,6 @@ export interface GatewayRequestOptions {
 	timeoutMs?: number;
 }
 
-
 interface ResolvedGateway {
 	baseUrl: string;
 	origin: string;

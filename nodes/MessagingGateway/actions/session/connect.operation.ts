@@ -11,7 +11,7 @@ import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { isObject } from '../../../shared/values';
 import { readSession, sessionFields } from '../common.descriptions';
 import { binaryPropertyField, readBinaryPropertyName } from '../../helpers/message';
-import { expectObject } from '../../helpers/responses';
+import { expectObject, sessionStateOf } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -42,15 +42,7 @@ export async function execute(
 	);
 	// A connected session answers its state instead of a QR code: nothing to scan.
 	if (isObject<IDataObject>(answer.instance)) {
-		return [
-			{
-				json: {
-					session: answer.instance.instanceName ?? session,
-					state: answer.instance.state ?? null,
-					qrCode: false,
-				},
-			},
-		];
+		return [{ json: { ...sessionStateOf(answer, session), qrCode: false } }];
 	}
 	const { base64, ...rest } = answer;
 	const json: IDataObject = { session, state: 'connecting', qrCode: base64 !== undefined, ...rest };

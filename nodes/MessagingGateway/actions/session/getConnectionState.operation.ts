@@ -1,15 +1,9 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { describeValue, isObject } from '../../../shared/values';
 import { readSession, sessionFields } from '../common.descriptions';
-import { expectObject } from '../../helpers/responses';
+import { expectObject, missingFromAnswer, sessionStateOf } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [...sessionFields];
 
@@ -30,15 +24,16 @@ export async function execute(
 		}),
 		itemIndex,
 	);
-	// {instance: {instanceName, state}}: the state is the whole point; an answer without one is no answer.
-	const instance = isObject(answer.instance) ? answer.instance : answer;
-	if (typeof instance.state !== 'string' || instance.state === '') {
-		throw new NodeApiError(this.getNode(), answer as JsonObject, {
-			message: `Gateway error: the answer has no connection state (got ${describeValue(answer)})`,
-			description:
-				'The gateway answered with success but without a state. Check that the Base URL points at the gateway.',
+	// The state is the whole point; an answer without one is no answer.
+	const state = sessionStateOf(answer, session);
+	if (typeof state.state !== 'string' || state.state === '') {
+		throw missingFromAnswer.call(
+			this,
+			answer,
+			'connection state',
+			'The gateway answered with success but without a state. Check that the Base URL points at the gateway.',
 			itemIndex,
-		});
+		);
 	}
-	return [{ json: { session: instance.instanceName ?? session, state: instance.state } }];
+	return [{ json: state }];
 }

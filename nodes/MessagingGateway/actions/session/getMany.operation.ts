@@ -1,14 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
-import { isObject } from '../../../shared/values';
+import { fetchedInstance } from '../../../shared/session';
 
 const properties: INodeProperties[] = [];
 
@@ -32,7 +27,7 @@ export async function execute(
 		itemIndex,
 	);
 	return entries.map((entry) => {
-		const instance = isObject<IDataObject>(entry.instance) ? entry.instance : entry;
+		const instance = fetchedInstance(entry) ?? entry;
 		const visible = Object.fromEntries(
 			Object.entries(instance).filter(([key]) => !SECRET_FIELDS.has(key.toLowerCase())),
 		);

@@ -1,16 +1,10 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayPath, gatewayStyledRequest } from '../../../shared/transport';
 import { phoneDigits } from '../../../shared/identifiers';
 import { readSession, sessionFields } from '../common.descriptions';
-import { expectObject } from '../../helpers/responses';
-import { describeValue } from '../../../shared/values';
+import { expectObject, missingFromAnswer } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -53,12 +47,13 @@ export async function execute(
 	// The code is the whole point of the answer: without it there is nothing to enter in the app.
 	const answer = expectObject.call(this, response, itemIndex);
 	if (typeof answer.code !== 'string' || answer.code.trim() === '') {
-		throw new NodeApiError(this.getNode(), answer as JsonObject, {
-			message: `Gateway error: the answer has no pairing code (got ${describeValue(answer)})`,
-			description:
-				'The gateway answered with success but without a code. Check that the session is waiting for pairing (not connected yet) and try again.',
+		throw missingFromAnswer.call(
+			this,
+			answer,
+			'pairing code',
+			'The gateway answered with success but without a code. Check that the session is waiting for pairing (not connected yet) and try again.',
 			itemIndex,
-		});
+		);
 	}
 	return [{ json: { session, phoneNumber: phone, ...answer } }];
 }

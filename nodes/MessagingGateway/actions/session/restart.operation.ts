@@ -1,14 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionFields } from '../common.descriptions';
-import { responseOr } from '../../helpers/responses';
+import { responseOr, sessionStateOf } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [...sessionFields];
 
@@ -22,7 +17,6 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	// The gateway answers {instance: {instance|instanceName, state}}; flatten it to what users read.
 	// Nothing at all still says which session restarted; a list or a text is no answer.
 	const response = responseOr.call(
 		this,
@@ -32,13 +26,5 @@ export async function execute(
 		{},
 		itemIndex,
 	);
-	const instance = (response.instance ?? {}) as IDataObject;
-	return [
-		{
-			json: {
-				session: instance.instance ?? instance.instanceName ?? session,
-				state: instance.state ?? null,
-			},
-		},
-	];
+	return [{ json: sessionStateOf(response, session) }];
 }
