@@ -167,18 +167,21 @@ describe('every operation whose body depends on the style detects it', () => {
 			'react',
 			{ messageId: SEED.messages.aliceText.id, reaction: '👍' },
 			'/api/reaction',
+			'sessionId',
 		],
 		[
 			'session',
 			'requestPairingCode',
 			{ session: SEED.instances.pairing.name, phoneNumber: '+55 11 98765-0099' },
 			'/auth/request-code',
+			'phone',
 		],
 		[
 			'channel',
 			'search',
 			{ view: 'RECOMMENDED', countries: 'US', returnAll: false, limit: 3 },
 			'/channels/search/by-view',
+			'corntries',
 		],
 		[
 			'message',
@@ -192,8 +195,9 @@ describe('every operation whose body depends on the style detects it', () => {
 				previewImageSource: 'none',
 			},
 			'/api/send/link-custom-preview',
+			'sessionId',
 		],
-	])('%s → %s', async (resource, operation, parameters, path) => {
+	])('%s → %s', async (resource, operation, parameters, path, shapeBField) => {
 		// Any body without the shape B session field is refused, as a gateway that reads only shape B does.
 		simulator.injectFault({
 			match: { path },
@@ -209,5 +213,8 @@ describe('every operation whose body depends on the style detects it', () => {
 		expect(result.status).toBe('success');
 		const sent = simulator.requests.filter((request) => request.path.includes(path));
 		expect(sent).toHaveLength(2);
+		// The retry is the jid + sessionId body, a field only that style has.
+		expect(Object.keys(sent[0].body as object)).not.toContain(shapeBField);
+		expect(Object.keys(sent[1].body as object)).toContain(shapeBField);
 	});
 });
