@@ -65,6 +65,13 @@ function validatedObject(
 			if (!groupJid.endsWith('@g.us')) groupJid += '@g.us';
 			return { object: { ...body, groupJid } };
 		}
+		case 'getParticipantsValidate': {
+			// The query's getParticipants is merged into the body; without it the route answers 400 first.
+			const getParticipants = firstValue(request.query.getParticipants);
+			if (!getParticipants)
+				return { refused: 'The getParticipants needs to be informed in the query' };
+			return { object: { ...body, getParticipants } };
+		}
 		default:
 			throw new Error(`Evolution's ${route.validator} is not modelled (${route.path})`);
 	}

@@ -9,6 +9,8 @@ import {
 import { Core } from './core.cts';
 import { controlRoutes } from './routes/control.cts';
 import { instanceAdminRoutes } from './routes/instance-admin.cts';
+import { instanceContactsRoutes } from './routes/instance-contacts.cts';
+import { instanceGroupsRoutes } from './routes/instance-groups.cts';
 import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
 import { sessionAccountRoutes } from './routes/session-account.cts';
 import { sessionMessagingRoutes } from './routes/session-messaging.cts';
@@ -73,6 +75,8 @@ const ALL_ROUTES = [
 	...sessionMessagingRoutes,
 	...instanceAdminRoutes,
 	...instanceMessagingRoutes,
+	...instanceGroupsRoutes,
+	...instanceContactsRoutes,
 	...controlRoutes,
 ];
 
