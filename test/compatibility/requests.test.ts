@@ -83,6 +83,19 @@ const BINARY_PICTURE: Variant = {
 	items: [PNG_ITEM],
 };
 
+/** The media sends take a file from a URL in their usual case, and from a binary field in a variant. */
+const fromUrl = (file: string) => ({
+	mediaSource: 'url',
+	mediaUrl: `https://cdn.example.com/${file}`,
+});
+const FROM_BINARY = { mediaSource: 'binary', mediaBinaryProperty: 'data' };
+/** A short MP3, for the voice note. */
+const AUDIO_ITEM = binaryItem(
+	Buffer.from('ID3 voice').toString('base64'),
+	'audio/mpeg',
+	'hello.mp3',
+);
+
 // One row per operation of the node, in the README's order.
 const OPERATIONS: OperationCase[] = [
 	op('channel.create', { name: 'Acme News', description: 'Offers and opening hours' }, [
@@ -104,13 +117,28 @@ const OPERATIONS: OperationCase[] = [
 			parameters: { filters: { chats: `${alice.number}, ${hikers.id}` } },
 		},
 	]),
+	op('contact.checkNumber', { numbers: `${alice.number}, +55 11 98765-0002` }),
 	op('contact.get', { contact: byId(alice.number) }),
 	op('contact.getBusinessProfile', {
 		contact: byId(bakery.number),
 	}),
 	op('contact.getMany', { returnAll: false, limit: 10 }),
 	op('contact.getProfilePicture', { contact: byId(bruno.number) }),
+	op(
+		'group.create',
+		{ subject: 'Trail Crew', participants: `${alice.number}, +55 11 98765-0002` },
+		[
+			{
+				label: 'with description and promoted participants',
+				parameters: { options: { description: 'Saturday hikes', promoteParticipants: true } },
+			},
+		],
+	),
 	op('group.get', { groupId: byId(hikers.id) }),
+	op('group.getMany', { returnAll: true }, [
+		{ label: 'with participants', parameters: { options: { includeParticipants: true } } },
+	]),
+	op('group.getParticipants', { groupId: byId(hikers.id) }),
 	op('group.leave', { groupId: byId(team.id) }),
 	op('group.refresh', {}),
 	op('group.sendInvite', {
@@ -118,9 +146,35 @@ const OPERATIONS: OperationCase[] = [
 		numbers: `${bruno.number}, +55 11 98765-0003`,
 		description: 'Join the hikers',
 	}),
+	op(
+		'group.updateParticipants',
+		{
+			groupId: byId(hikers.id),
+			participantAction: 'add',
+			participants: `${bakery.number}, +55 21 98888-7777`,
+		},
+		[
+			{
+				label: 'promoting a member',
+				parameters: { participantAction: 'promote', participants: bruno.number },
+			},
+		],
+	),
+	op('message.deleteForEveryone', { messageId: `true_${alice.chatId}_3EB0AAAABBBBCCCCDDDD` }, [
+		{
+			label: "a member's message in a group",
+			parameters: {
+				messageId: `false_${hikers.id}_${hikersQuestion.id.split('_')[2]}_${bruno.chatId}`,
+			},
+		},
+	]),
 	op('message.downloadMedia', { messageId: aliceImage.id }, [
 		{ label: 'converting audio to MP4', parameters: { convertToMp4: true } },
 	]),
+	op('message.edit', {
+		messageId: `true_${alice.chatId}_3EB0AAAABBBBCCCCDDDD`,
+		text: 'Ready at 6pm.',
+	}),
 	op('message.findStatus', { limit: 20 }, [
 		{
 			label: 'with every filter',
@@ -128,7 +182,19 @@ const OPERATIONS: OperationCase[] = [
 		},
 	]),
 	op('message.get', { messageId: aliceText.id }),
+	op('message.markAsRead', { messageIds: `${aliceText.id}, ${hikersQuestion.id}` }),
 	op('message.react', { messageId: aliceText.id, reaction: '👍' }),
+	op('message.sendAudio', { chatId: byId(alice.number), ...fromUrl('hello.mp3') }, [
+		{ label: 'from a binary file', parameters: FROM_BINARY, items: [AUDIO_ITEM] },
+		{
+			label: 'from a URL, not converted, with a delay',
+			parameters: {
+				mediaSource: 'url',
+				mediaUrl: 'https://cdn.example.com/hello.ogg',
+				options: { encoding: false, delay: 1200 },
+			},
+		},
+	]),
 	op(
 		'message.sendButtons',
 		{
@@ -152,6 +218,32 @@ const OPERATIONS: OperationCase[] = [
 					},
 					headerImageSource: 'url',
 					headerImageUrl: 'https://cdn.example.com/trail.jpg',
+				},
+			},
+		],
+	),
+	op(
+		'message.sendContact',
+		{
+			chatId: byId(alice.number),
+			contacts: { contact: [{ fullName: 'Acme', phoneNumber: bakery.number }] },
+		},
+		[
+			{
+				label: 'two cards with every field',
+				parameters: {
+					contacts: {
+						contact: [
+							{
+								fullName: 'Acme Bakery',
+								phoneNumber: bakery.number,
+								organization: 'Acme',
+								email: 'hello@acme.example',
+								url: 'https://acme.example',
+							},
+							{ fullName: 'Bruno', phoneNumber: bruno.number },
+						],
+					},
 				},
 			},
 		],
@@ -188,6 +280,31 @@ const OPERATIONS: OperationCase[] = [
 		],
 	),
 	op(
+		'message.sendList',
+		{
+			chatId: byId(alice.number),
+			title: 'Our menu',
+			description: 'Pick a dish.',
+			buttonText: 'See the Menu',
+			rows: { row: [{ title: 'Feijoada' }] },
+		},
+		[
+			{
+				label: 'with a footer, sections, descriptions, IDs and a reply',
+				parameters: {
+					footerText: 'Acme Kitchen',
+					rows: {
+						row: [
+							{ section: 'Mains', title: 'Feijoada', description: 'With rice', rowId: 'f1' },
+							{ section: 'Drinks', title: 'Water', rowId: 'w1' },
+						],
+					},
+					options: { replyTo: aliceText.id, delay: 1000, presence: 'composing' },
+				},
+			},
+		],
+	),
+	op(
 		'message.sendLocation',
 		{ chatId: byId(alice.number), latitude: -23.5505, longitude: -46.6333 },
 		[
@@ -197,6 +314,31 @@ const OPERATIONS: OperationCase[] = [
 					name: 'Office',
 					address: 'Av. Paulista, 1000',
 					options: { delay: 1200, presence: 'composing' },
+				},
+			},
+		],
+	),
+	op(
+		'message.sendMedia',
+		{ chatId: byId(alice.number), ...fromUrl('logo.png'), caption: 'Our logo' },
+		[
+			{ label: 'an image from a binary file', parameters: FROM_BINARY, items: [PNG_ITEM] },
+			{
+				label: 'a document from a URL with a file name and a reply',
+				parameters: {
+					mediaSource: 'url',
+					mediaUrl: 'https://cdn.example.com/menu.pdf',
+					mediaType: 'document',
+					options: { fileName: 'Menu.pdf', replyTo: aliceText.id },
+				},
+			},
+			{
+				label: 'a PDF as base64 without a name',
+				parameters: {
+					mediaSource: 'base64',
+					mediaBase64: Buffer.from('%PDF-1.4').toString('base64'),
+					options: { mimeType: 'application/pdf' },
+					caption: '',
 				},
 			},
 		],
@@ -217,6 +359,9 @@ const OPERATIONS: OperationCase[] = [
 			},
 		],
 	),
+	op('message.sendSticker', { chatId: byId(alice.number), ...fromUrl('cat.png') }, [
+		{ label: 'from a binary image', parameters: FROM_BINARY, items: [PNG_ITEM] },
+	]),
 	op('message.sendText', { chatId: byId(alice.number), text: 'Your order is ready.' }, [
 		{
 			label: 'with every option, in a group',

@@ -5,7 +5,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { resources } from '../../nodes/MessagingGateway/actions/resources';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { activate, createCredential, hasFeature, until } from './e2e-helpers.cts';
+import { activate, binaryContent, createCredential, hasFeature, until } from './e2e-helpers.cts';
 import { executeWorkflow } from './n8n-cli.cts';
 import { N8N_VERSION } from './n8n-install.cts';
 import { startN8n } from './n8n-instance.cts';
@@ -15,6 +15,7 @@ import {
 	CREDENTIAL_TYPE,
 	echoBotWorkflow,
 	operationCases,
+	mediaRoundTripWorkflow,
 	operationsWorkflow,
 	TRIGGER_TYPE,
 } from './workflows.cts';
@@ -307,5 +308,45 @@ describe('every operation of the action node in a real workflow', () => {
 			number: ALICE.number,
 			textMessage: { text: 'Hello from n8n' },
 		});
+	});
+});
+
+describe('binary media through real n8n', () => {
+	it('sends a file made in the workflow from its binary field and downloads the same bytes back', async () => {
+		const credential = await createCredential(n8n, 'Messaging Gateway (media round trip)', {
+			baseUrl: simulator.url,
+			apiKey: simulator.apiKey,
+		});
+		// A one-page PDF's worth of arbitrary bytes: any byte value must survive the trip.
+		const original = Buffer.from(Array.from({ length: 3000 }, (_, index) => (index * 37) % 256));
+		const workflow = mediaRoundTripWorkflow(credential, SESSION, ALICE.number, {
+			base64: original.toString('base64'),
+			fileName: 'price-list.pdf',
+			mimeType: 'application/pdf',
+		});
+		const created = await n8n.api.post('/workflows', workflow);
+		expect(created.status).toBe(200);
+		simulator.clearLogs();
+
+		const run = await executeWorkflow(n8n, String(created.data.id));
+
+		const runData = run.data.resultData.runData;
+		const sent = runData['Send Media']?.[0]?.data?.main?.[0]?.[0];
+		expect(sent?.json.messageId).toMatch(new RegExp(`^true_${ALICE.chatId}_`));
+		expect(simulator.requestsTo('/message/sendMedia/', 'POST')[0]?.body).toMatchObject({
+			mediaMessage: {
+				mediatype: 'document',
+				fileName: 'price-list.pdf',
+				mimetype: 'application/pdf',
+				media: original.toString('base64'),
+			},
+		});
+		const downloaded = runData['Download Media']?.[0]?.data?.main?.[0]?.[0];
+		expect(downloaded?.binary?.file).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: 'price-list.pdf',
+		});
+		const bytes = await binaryContent(n8n, downloaded!.binary!.file as unknown as IDataObject);
+		expect(bytes.equals(original)).toBe(true);
 	});
 });

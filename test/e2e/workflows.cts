@@ -142,6 +142,7 @@ export function operationCases(seed: {
 		],
 		['channel', 'search', { view: 'RECOMMENDED', countries: 'US', returnAll: false, limit: 3 }],
 		['chat', 'getMany', { returnAll: false, limit: 5 }],
+		['contact', 'checkNumber', { numbers: `${seed.alice.number}, ${seed.bruno.number}` }],
 		['contact', 'get', { contact: byId('+55 (11) 98765-0001') }],
 		['contact', 'getBusinessProfile', { contact: byId(seed.bakery.number) }],
 		['contact', 'getMany', { returnAll: true }],
@@ -150,7 +151,14 @@ export function operationCases(seed: {
 			'getProfilePicture',
 			{ contact: byId(seed.alice.number), options: { downloadPicture: true } },
 		],
+		[
+			'group',
+			'create',
+			{ subject: 'E2E Group', participants: '+55 11 98765-0001, +55 11 98765-0002' },
+		],
 		['group', 'get', { groupId: byId(seed.hikersGroup) }],
+		['group', 'getMany', { returnAll: true, options: { includeParticipants: true } }],
+		['group', 'getParticipants', { groupId: byId(seed.hikersGroup) }],
 		['group', 'leave', { groupId: byId(seed.teamGroup) }],
 		['group', 'refresh', {}],
 		[
@@ -158,10 +166,39 @@ export function operationCases(seed: {
 			'sendInvite',
 			{ groupId: byId(seed.hikersGroup), numbers: '+55 11 98765-0002', description: 'Join us' },
 		],
+		[
+			'group',
+			'updateParticipants',
+			{
+				groupId: byId(seed.hikersGroup),
+				participantAction: 'add',
+				participants: seed.bakery.number,
+			},
+		],
+		[
+			'message',
+			'deleteForEveryone',
+			{ messageId: `true_${seed.alice.chatId}_3EB0E2E0000000000001` },
+		],
 		['message', 'downloadMedia', { messageId: seed.aliceImageId }],
+		[
+			'message',
+			'edit',
+			{ messageId: `true_${seed.alice.chatId}_3EB0E2E0000000000001`, text: 'Edited from n8n' },
+		],
 		['message', 'findStatus', { limit: 10 }],
 		['message', 'get', { messageId: seed.aliceTextId, downloadMedia: false }],
+		['message', 'markAsRead', { messageIds: seed.aliceTextId }],
 		['message', 'react', { messageId: seed.aliceTextId, reaction: '👍' }],
+		[
+			'message',
+			'sendAudio',
+			{
+				chatId: byId(seed.alice.number),
+				mediaSource: 'url',
+				mediaUrl: 'https://example.com/hello.mp3',
+			},
+		],
 		[
 			'message',
 			'sendButtons',
@@ -170,6 +207,14 @@ export function operationCases(seed: {
 				body: 'Pick one',
 				buttons: { button: [{ type: 'reply', text: 'Yes' }] },
 				headerImageSource: 'none',
+			},
+		],
+		[
+			'message',
+			'sendContact',
+			{
+				chatId: byId(seed.alice.number),
+				contacts: { contact: [{ fullName: 'Acme Bakery', phoneNumber: seed.bakery.number }] },
 			},
 		],
 		[
@@ -186,8 +231,29 @@ export function operationCases(seed: {
 		],
 		[
 			'message',
+			'sendList',
+			{
+				chatId: byId(seed.alice.number),
+				title: 'Menu',
+				description: 'Pick a dish',
+				buttonText: 'See the Menu',
+				rows: { row: [{ section: 'Mains', title: 'Feijoada' }] },
+			},
+		],
+		[
+			'message',
 			'sendLocation',
 			{ chatId: byId(seed.alice.number), latitude: -23.5505, longitude: -46.6333, name: 'Office' },
+		],
+		[
+			'message',
+			'sendMedia',
+			{
+				chatId: byId(seed.alice.number),
+				mediaSource: 'url',
+				mediaUrl: 'https://example.com/menu.pdf',
+				caption: 'Our menu',
+			},
 		],
 		[
 			'message',
@@ -196,6 +262,15 @@ export function operationCases(seed: {
 				chatId: byId(seed.hikersGroup),
 				question: 'Where do we hike?',
 				pollOptions: ['North Ridge', 'South Valley'],
+			},
+		],
+		[
+			'message',
+			'sendSticker',
+			{
+				chatId: byId(seed.alice.number),
+				mediaSource: 'url',
+				mediaUrl: 'https://example.com/sticker.png',
 			},
 		],
 		['message', 'sendText', { chatId: byId(seed.alice.number), text: 'Hello from n8n' }],
@@ -237,6 +312,71 @@ export function operationCases(seed: {
 			},
 		}),
 	);
+}
+
+/**
+ * A file made in the workflow (Convert to File from base64) sent with Send Media from its binary
+ * field, then fetched back with Download Media: the bytes must survive the round trip.
+ */
+export function mediaRoundTripWorkflow(
+	credential: CredentialRef,
+	session: string,
+	chatId: string,
+	file: { base64: string; fileName: string; mimeType: string },
+): WorkflowJson {
+	const node = (name: string, type: string, typeVersion: number, x: number): INode => ({
+		id: randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [x, 0],
+		parameters: {},
+	});
+	const gatewayNode = (name: string, x: number, parameters: IDataObject): INode => ({
+		...node(name, ACTION_TYPE, 2, x),
+		parameters: {
+			resource: 'message',
+			session: { __rl: true, mode: 'name', value: session },
+			...parameters,
+		} as INode['parameters'],
+		credentials: { [CREDENTIAL_TYPE]: credential },
+	});
+	return {
+		name: 'Media round trip (Messaging Gateway)',
+		settings: SETTINGS,
+		nodes: [
+			node('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
+			{
+				...node('File As Base64', 'n8n-nodes-base.set', 3.4, 200),
+				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ content: file.base64 }) },
+			},
+			{
+				...node('To File', 'n8n-nodes-base.convertToFile', 1.1, 400),
+				parameters: {
+					operation: 'toBinary',
+					sourceProperty: 'content',
+					binaryPropertyName: 'data',
+					options: { fileName: file.fileName, mimeType: file.mimeType },
+				},
+			},
+			gatewayNode('Send Media', 600, {
+				operation: 'sendMedia',
+				chatId: byId(chatId),
+				caption: 'Round trip',
+			}),
+			gatewayNode('Download Media', 800, {
+				operation: 'downloadMedia',
+				messageId: '={{ $json.messageId }}',
+				binaryPropertyName: 'file',
+			}),
+		],
+		connections: {
+			Start: { main: [[{ node: 'File As Base64', type: 'main', index: 0 }]] },
+			'File As Base64': { main: [[{ node: 'To File', type: 'main', index: 0 }]] },
+			'To File': { main: [[{ node: 'Send Media', type: 'main', index: 0 }]] },
+			'Send Media': { main: [[{ node: 'Download Media', type: 'main', index: 0 }]] },
+		},
+	};
 }
 
 /** Manual Trigger -> every operation in parallel; each node continues on error, so one failure shows as an error item. */

@@ -2,8 +2,11 @@ import { SEED } from '../simulator/index.cts';
 import { gatewayFile, useSimulator } from '../simulator/testing.cts';
 import {
 	byId,
+	expectGatewayError,
 	expectOneRequest,
+	expectValidationError,
 	fromList,
+	jsonItems,
 	outputJson,
 	resourceRunner,
 } from '../support/gateway-node.cts';
@@ -474,5 +477,175 @@ describe('Contact > Get Business Profile', () => {
 		expect(simulator.requests).toHaveLength(1);
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('Gateway error 500: Connection Closed');
+	});
+});
+
+describe('Contact > Check Number', () => {
+	const UNREGISTERED = SEED.unregisteredNumber;
+	const ALICE_CHECK = { exists: true, jid: alice.jid, number: alice.number, name: 'Alice' };
+
+	it('checks every number of the item in one request and outputs one paired item per number', async () => {
+		const result = await runContact('checkNumber', {
+			numbers: `+55 11 98765-0001, 551187650002\n${UNREGISTERED}`,
+		});
+
+		expectOneRequest(simulator, {
+			method: 'POST',
+			path: `/chat/whatsappNumbers/${SESSION}`,
+		});
+		expect(simulator.requests[0].body).toEqual({
+			numbers: [alice.number, '551187650002', UNREGISTERED],
+		});
+		// The number as given; the JID as the network knows it (Bruno's has the 9th digit).
+		expect(result.outputs[0]).toEqual([
+			{ json: { ...ALICE_CHECK, number: '+55 11 98765-0001' }, pairedItem: { item: 0 } },
+			{
+				json: { exists: true, jid: bruno.jid, number: '551187650002', name: 'Bruno' },
+				pairedItem: { item: 0 },
+			},
+			{
+				json: { exists: false, jid: `${UNREGISTERED}@s.messenger.net`, number: UNREGISTERED },
+				pairedItem: { item: 0 },
+			},
+		]);
+	});
+
+	it('takes a list from an expression, asking once for a number given twice', async () => {
+		const result = await runContact(
+			'checkNumber',
+			{ numbers: '={{ $json.phones }}' },
+			{ items: jsonItems({ phones: [Number(alice.number), alice.chatId, ` ${bakery.jid} `] }) },
+		);
+
+		expect(simulator.requests[0].body).toEqual({ numbers: [alice.number, bakery.number] });
+		expect(outputJson(result)).toEqual([
+			ALICE_CHECK,
+			{ exists: true, jid: bakery.jid, number: bakery.jid, name: 'Padaria Aurora' },
+		]);
+	});
+
+	it('makes one request per input item, and with Continue On Fail a bad item becomes an error item', async () => {
+		const result = await runContact(
+			'checkNumber',
+			{ numbers: '={{ $json.phones }}' },
+			{
+				items: jsonItems(
+					{ phones: alice.number },
+					{ phones: 'Alice' },
+					{ phones: `${bruno.number} ${carla.number}` },
+				),
+				onError: 'continueRegularOutput',
+			},
+		);
+
+		expect(result.status).toBe('success');
+		expect(simulator.requests.map((request) => request.body)).toEqual([
+			{ numbers: [alice.number] },
+			{ numbers: [bruno.number, carla.number] },
+		]);
+		expect(
+			result.outputs[0].map((item) => [item.json.jid ?? item.json.error, item.pairedItem]),
+		).toEqual([
+			[alice.jid, { item: 0 }],
+			[
+				'Numbers must be a phone number with country code, e.g. +55 11 99999-9999 (got "Alice")',
+				{ item: 1 },
+			],
+			[bruno.jid, { item: 2 }],
+			[carla.jid, { item: 2 }],
+		]);
+	});
+
+	it.each([
+		[
+			'an empty list from an expression',
+			'={{ $json.phones }}',
+			{ phones: [] },
+			'Numbers must list at least one phone number',
+		],
+		['a text of separators only', ' ,\n; ', {}, 'Numbers must list at least one phone number'],
+		[
+			'an entry that is not a phone number, by position',
+			`${alice.number}, Alice`,
+			{},
+			'Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "Alice")',
+		],
+		[
+			'a blank entry of a list from an expression, by position',
+			'={{ $json.phones }}',
+			{ phones: [alice.number, ' ', bruno.number] },
+			'Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "")',
+		],
+		[
+			'a group ID',
+			SEED.groups.hikers.id,
+			{},
+			`Numbers must be a phone number with country code, e.g. +55 11 99999-9999 (got "${SEED.groups.hikers.id}")`,
+		],
+		[
+			'an object in a list from an expression',
+			'={{ $json.phones }}',
+			{ phones: [{ phone: alice.number }] },
+			`Numbers must be a phone number with country code, e.g. +55 11 99999-9999 (got "{"phone":"${alice.number}"}")`,
+		],
+	])('refuses %s before any request', async (_case, numbers, item, message) => {
+		const result = await runContact('checkNumber', { numbers }, { items: jsonItems(item) });
+
+		expectValidationError(simulator, result, message);
+	});
+
+	it('matches answers to numbers whatever their order, by number or else by JID', async () => {
+		simulator.injectFault({
+			match: { path: '/chat/whatsappNumbers/' },
+			status: 200,
+			body: [
+				{ exists: false, jid: `${bruno.number}@s.whatsapp.net`, number: `+${bruno.number}` },
+				{ exists: true, jid: `${alice.number}@s.whatsapp.net`, number: alice.number },
+			],
+		});
+
+		const result = await runContact('checkNumber', {
+			numbers: `${alice.number}, ${bruno.number}`,
+		});
+
+		expect(outputJson(result)).toEqual([
+			{ exists: true, jid: `${alice.number}@s.whatsapp.net`, number: alice.number },
+			{ exists: false, jid: `${bruno.number}@s.whatsapp.net`, number: bruno.number },
+		]);
+	});
+
+	it.each([
+		[
+			'an object instead of a list',
+			{ numbers: [] },
+			'Gateway error: the answer is not a list of records (got an object ({"numbers":[]}))',
+		],
+		[
+			'records without "exists"',
+			[{ jid: alice.jid, number: alice.number }],
+			`Gateway error: the answer has no "exists" field (got an object ({"jid":"${alice.jid}","number":"${alice.number}"}))`,
+		],
+		[
+			'no record for a number',
+			[{ exists: true, jid: bruno.jid, number: bruno.number }],
+			`Gateway error: the answer has no result for ${alice.number} (got a list ([{"exists":true,"jid":"${bruno.jid}","number":"${bruno.number}"}]))`,
+		],
+	])('fails on a 2xx answer with %s', async (_case, body, message) => {
+		simulator.injectFault({ match: { path: '/chat/whatsappNumbers/' }, status: 200, body });
+
+		const result = await runContact('checkNumber', { numbers: alice.number });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(message);
+		expect(simulator.requests).toHaveLength(1);
+	});
+
+	it('surfaces the connection error of an instance that is not connected', async () => {
+		const result = await runContact('checkNumber', {
+			session: PAIRING_SESSION,
+			numbers: alice.number,
+		});
+
+		expectGatewayError(simulator, result, 'Gateway error 500: Connection Closed', '500');
 	});
 });

@@ -2,6 +2,7 @@ import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
 import {
 	byId,
+	expectGatewayError,
 	expectOneRequest,
 	expectValidationError,
 	jsonItems,
@@ -14,7 +15,9 @@ const PAIRING_SESSION = SEED.instances.pairing.name;
 const HIKERS = SEED.groups.hikers;
 const TEAM = SEED.groups.team;
 const UNKNOWN_GROUP = '120363000000000099@g.us';
-const { alice, bruno, bakery } = SEED.contacts;
+const { alice, bruno, bakery, carla } = SEED.contacts;
+const OWNER_JID = SEED.instances.connected.ownerJid;
+const GROUP_ID = /^120363\d{12}@g\.us$/;
 
 const simulator = useSimulator();
 const runGroup = resourceRunner(simulator, 'group', SESSION);
@@ -350,6 +353,443 @@ describe('Group > Leave', () => {
 			simulator,
 			result,
 			/^Group ID must be a group ID .*\(got "120363150000000001@newsletter"\)$/,
+		);
+	});
+});
+
+describe('Group > Create', () => {
+	it('sends the name and the participants as digits, and outputs the created group', async () => {
+		const result = await runGroup('create', {
+			subject: '  Trail Crew  ',
+			participants: `+55 (11) 98765-0001, ${bruno.chatId}\n${bakery.jid}`,
+		});
+
+		expect(result.status).toBe('success');
+		const request = expectOneRequest(simulator, {
+			method: 'POST',
+			path: `/group/create/${SESSION}`,
+		});
+		expect(request.body).toEqual({
+			subject: 'Trail Crew',
+			participants: [alice.number, bruno.number, bakery.number],
+		});
+		expect(outputJson(result)).toEqual([
+			{
+				id: expect.stringMatching(GROUP_ID),
+				subject: 'Trail Crew',
+				subjectOwner: OWNER_JID,
+				subjectTime: expect.any(Number),
+				size: 4,
+				creation: expect.any(Number),
+				owner: OWNER_JID,
+				restrict: false,
+				announce: false,
+				participants: [
+					{ id: OWNER_JID, admin: 'superadmin' },
+					{ id: alice.jid, admin: null },
+					{ id: bruno.jid, admin: null },
+					{ id: bakery.jid, admin: null },
+				],
+			},
+		]);
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('takes a list from an expression once per number, with description and promotion', async () => {
+		const result = await runGroup(
+			'create',
+			{
+				subject: 'Trail Crew',
+				participants: '={{ $json.numbers }}',
+				options: { description: ' Saturday hikes ', promoteParticipants: true },
+			},
+			{ items: jsonItems({ numbers: ['+55 11 98765-0001', alice.chatId, 5511987650002] }) },
+		);
+
+		expect(simulator.requests[0].body).toEqual({
+			subject: 'Trail Crew',
+			participants: [alice.number, bruno.number],
+			description: 'Saturday hikes',
+			promoteParticipants: true,
+		});
+		expect(outputJson(result)[0]).toMatchObject({
+			desc: 'Saturday hikes',
+			participants: [
+				{ id: OWNER_JID, admin: 'superadmin' },
+				{ id: alice.jid, admin: 'admin' },
+				{ id: bruno.jid, admin: 'admin' },
+			],
+		});
+	});
+
+	it('makes a group that Get reads afterwards', async () => {
+		const created = await runGroup('create', { subject: 'Trail Crew', participants: carla.number });
+		const id = String(outputJson(created)[0].id);
+
+		const read = await runGroup('get', { groupId: byId(id) });
+
+		expect(outputJson(read)[0]).toMatchObject({ id, subject: 'Trail Crew', size: 2 });
+	});
+
+	it.each([
+		['a blank Group Name', { subject: '  ' }, 'Group Name must not be empty'],
+		[
+			'no participants',
+			{ participants: ' , ' },
+			'Participants must list at least one phone number',
+		],
+		[
+			'an entry that is not a phone number',
+			{ participants: `${alice.number}, Bruno` },
+			/^Participants \(entry 2\) must be a phone number .*\(got "Bruno"\)$/,
+		],
+		[
+			'a number without country code',
+			{ participants: '987650001' },
+			'Participants (entry 1) must have at least 10 digits with the country code (got "987650001")',
+		],
+		[
+			'a Promote option that is not a yes/no',
+			{ options: { promoteParticipants: '={{ "maybe" }}' } },
+			'Promote Participants to Admins must be true or false (got "maybe")',
+		],
+		[
+			'a Description that is an object',
+			{ options: { description: '={{ { text: "x" } }}' } },
+			/^Description must be text \(got an object/,
+		],
+	])('refuses %s before any request', async (_case, parameters, message) => {
+		const result = await runGroup('create', {
+			subject: 'Trail Crew',
+			participants: alice.number,
+			...parameters,
+		});
+
+		expectValidationError(simulator, result, message);
+	});
+
+	it('surfaces the refusal when no participant is on the network', async () => {
+		const result = await runGroup('create', {
+			subject: 'Trail Crew',
+			participants: SEED.unregisteredNumber,
+		});
+
+		expectGatewayError(
+			simulator,
+			result,
+			'Gateway error 500: Error creating group; Error: bad-request',
+			'500',
+		);
+	});
+
+	it.each([
+		[{}, /^Gateway error: the answer has no group ID \(got an object \(\{\}\)\)$/],
+		[[], /^Gateway error: the answer is not an object \(got a list/],
+	])('fails on a success answer %j that is not a group', async (body, message) => {
+		simulator.injectFault({ match: { path: '/group/create' }, status: 201, body });
+
+		const result = await runGroup('create', { subject: 'Trail Crew', participants: alice.number });
+
+		expect(result.status).toBe('error');
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toMatch(message);
+	});
+});
+
+describe('Group > Get Many', () => {
+	it('asks without participants and outputs one item per group', async () => {
+		const result = await runGroup('getMany', { returnAll: true });
+
+		expect(result.status).toBe('success');
+		expectOneRequest(simulator, {
+			method: 'GET',
+			path: `/group/fetchAllGroups/${SESSION}`,
+			query: { getParticipants: 'false' },
+		});
+		const groups = outputJson(result);
+		expect(groups.map((group) => group.id)).toEqual([HIKERS.id, TEAM.id]);
+		expect(groups[0]).toMatchObject({ subject: HIKERS.subject, size: 4, announce: false });
+		expect(groups[0]).not.toHaveProperty('participants');
+		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
+	});
+
+	it('includes the participants when asked', async () => {
+		const result = await runGroup('getMany', {
+			returnAll: true,
+			options: { includeParticipants: true },
+		});
+
+		expect(simulator.requests[0].query).toEqual({ getParticipants: 'true' });
+		expect(outputJson(result)[1].participants).toEqual([
+			{ id: alice.jid, admin: 'superadmin' },
+			{ id: OWNER_JID, admin: 'admin' },
+			{ id: bruno.jid, admin: null },
+		]);
+	});
+
+	it.each([
+		['Limit', { returnAll: false, limit: 1 }, [HIKERS.id]],
+		['Return All', { returnAll: true, limit: 1 }, [HIKERS.id, TEAM.id]],
+		[
+			'Name Contains, in any letter case',
+			{ returnAll: true, filters: { subject: 'acme TEAM' } },
+			[TEAM.id],
+		],
+		['Name Contains, matching nothing', { returnAll: true, filters: { subject: 'chess' } }, []],
+	])('applies %s', async (_case, parameters, ids) => {
+		const result = await runGroup('getMany', parameters);
+
+		expect(result.status).toBe('success');
+		expect(outputJson(result).map((group) => group.id)).toEqual(ids);
+	});
+
+	it('refuses a Limit below 1 before any request', async () => {
+		const result = await runGroup('getMany', { returnAll: false, limit: 0 });
+
+		expectValidationError(
+			simulator,
+			result,
+			'Limit must be a whole number of at least 1 (got "0")',
+		);
+	});
+
+	it('fails on a success answer that is not a list of groups, quoting it', async () => {
+		simulator.injectFault({
+			match: { path: '/fetchAllGroups' },
+			status: 200,
+			body: { groups: [] },
+		});
+
+		const result = await runGroup('getMany', { returnAll: true });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(
+			'Gateway error: the answer is not a list of records (got an object ({"groups":[]}))',
+		);
+	});
+
+	it('surfaces the error of a session that is not connected', async () => {
+		const result = await runGroup('getMany', { session: PAIRING_SESSION, returnAll: true });
+
+		expectGatewayError(
+			simulator,
+			result,
+			'Gateway error 404: Error fetching group; Error: Connection Closed',
+			'404',
+		);
+	});
+});
+
+describe('Group > Get Participants', () => {
+	it('reads the group from the groupJid query and outputs one item per participant', async () => {
+		const result = await runGroup('getParticipants', { groupId: byId(HIKERS.id) });
+
+		expect(result.status).toBe('success');
+		expectOneRequest(simulator, {
+			method: 'GET',
+			path: `/group/participants/${SESSION}`,
+			query: { groupJid: HIKERS.id },
+		});
+		expect(outputJson(result)).toEqual([
+			{ id: OWNER_JID, admin: 'superadmin', groupId: HIKERS.id },
+			{
+				id: alice.jid,
+				admin: 'admin',
+				name: 'Alice',
+				imgUrl: `${simulator.url}/api/files/${SESSION}/avatar-${alice.number}.png`,
+				groupId: HIKERS.id,
+			},
+			{ id: bruno.jid, admin: null, name: 'Bruno', imgUrl: null, groupId: HIKERS.id },
+			{
+				id: carla.jid,
+				admin: null,
+				name: 'Carla',
+				imgUrl: `${simulator.url}/api/files/${SESSION}/avatar-${carla.number}.png`,
+				groupId: HIKERS.id,
+			},
+		]);
+	});
+
+	it('pairs the participants of each input item with that item', async () => {
+		const result = await runGroup(
+			'getParticipants',
+			{ groupId: byId('={{ $json.group }}') },
+			{ items: jsonItems({ group: TEAM.id }, { group: HIKERS.id }) },
+		);
+
+		expect(result.outputs[0].map((item) => [item.json.groupId, item.pairedItem])).toEqual([
+			...Array(3).fill([TEAM.id, { item: 0 }]),
+			...Array(4).fill([HIKERS.id, { item: 1 }]),
+		]);
+	});
+
+	it('rejects a phone number given as Group ID before any request', async () => {
+		const result = await runGroup(
+			'getParticipants',
+			{ groupId: byId('={{ $json.group }}') },
+			{ items: jsonItems({ group: alice.number }) },
+		);
+
+		expectValidationError(simulator, result, /^Group ID must be a group ID/);
+	});
+
+	it('surfaces an unknown group as the gateway error', async () => {
+		const result = await runGroup('getParticipants', { groupId: byId(UNKNOWN_GROUP) });
+
+		expectGatewayError(
+			simulator,
+			result,
+			'Gateway error 404: No participants; Error: item-not-found',
+			'404',
+		);
+	});
+
+	it('fails on a success answer without a participants list', async () => {
+		simulator.injectFault({ match: { path: '/group/participants' }, status: 200, body: [] });
+
+		const result = await runGroup('getParticipants', { groupId: byId(HIKERS.id) });
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toMatch(
+			/^Gateway error: the answer is not an object with a list "participants" \(got a list/,
+		);
+	});
+});
+
+describe('Group > Update Participants', () => {
+	it('puts the group in the query and the action and numbers in the body', async () => {
+		const result = await runGroup('updateParticipants', {
+			groupId: byId(HIKERS.id),
+			participantAction: 'add',
+			participants: `${bakery.chatId}\n+55 21 98888-7777`,
+		});
+
+		expect(result.status).toBe('success');
+		const request = expectOneRequest(simulator, {
+			method: 'PUT',
+			path: `/group/updateParticipant/${SESSION}`,
+			query: { groupJid: HIKERS.id },
+		});
+		expect(request.body).toEqual({
+			action: 'add',
+			participants: [bakery.number, '5521988887777'],
+		});
+		expect(outputJson(result)).toEqual([
+			{ status: '200', jid: bakery.jid, updated: true, groupId: HIKERS.id, action: 'add' },
+			{
+				status: '200',
+				jid: '5521988887777@s.messenger.net',
+				updated: true,
+				groupId: HIKERS.id,
+				action: 'add',
+			},
+		]);
+		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
+	});
+
+	it.each([
+		['add', alice.number, '409', 4],
+		['add', SEED.unregisteredNumber, '404', 4],
+		['remove', bruno.number, '200', 3],
+		['remove', bakery.number, '404', 4],
+		['promote', carla.number, '200', 4],
+		['demote', bakery.number, '404', 4],
+	])(
+		'%s %s outputs status %s, and the group has %i participants after',
+		async (action, number, status, size) => {
+			const result = await runGroup('updateParticipants', {
+				groupId: byId(HIKERS.id),
+				participantAction: action,
+				participants: number,
+			});
+
+			expect(result.status).toBe('success');
+			expect(outputJson(result)).toEqual([
+				expect.objectContaining({ status, updated: status === '200', action }),
+			]);
+			const after = await runGroup('getParticipants', { groupId: byId(HIKERS.id) });
+			expect(outputJson(after)).toHaveLength(size);
+		},
+	);
+
+	it('takes the action from an expression', async () => {
+		const result = await runGroup(
+			'updateParticipants',
+			{
+				groupId: byId(HIKERS.id),
+				participantAction: '={{ $json.action }}',
+				participants: bruno.number,
+			},
+			{ items: jsonItems({ action: 'promote' }) },
+		);
+
+		expect(simulator.requests[0].body).toEqual({ action: 'promote', participants: [bruno.number] });
+		expect(outputJson(result)[0]).toMatchObject({ status: '200', action: 'promote' });
+	});
+
+	it.each([
+		[
+			'an unknown action',
+			{ participantAction: '={{ "ban" }}' },
+			'Action must be one of add, demote, promote, remove (got "ban")',
+		],
+		[
+			'no participants',
+			{ participants: '={{ [] }}' },
+			'Participants must list at least one phone number',
+		],
+		[
+			'an entry that is not a phone number',
+			{ participants: `${bruno.number}\neveryone` },
+			/^Participants \(entry 2\) must be a phone number .*\(got "everyone"\)$/,
+		],
+		[
+			'a channel as Group ID',
+			{ groupId: byId(`={{ "${SEED.channels.updates.id}" }}`) },
+			/^Group ID must be a group ID .*\(got "120363150000000001@newsletter"\)$/,
+		],
+	])('refuses %s before any request', async (_case, parameters, message) => {
+		const result = await runGroup('updateParticipants', {
+			groupId: byId(HIKERS.id),
+			participantAction: 'add',
+			participants: bruno.number,
+			...parameters,
+		});
+
+		expectValidationError(simulator, result, message);
+	});
+
+	it('surfaces an unknown group as the gateway error', async () => {
+		const result = await runGroup('updateParticipants', {
+			groupId: byId(UNKNOWN_GROUP),
+			participantAction: 'remove',
+			participants: bruno.number,
+		});
+
+		expectGatewayError(
+			simulator,
+			result,
+			'Gateway error 400: Error updating participants; Error: item-not-found',
+			'400',
+		);
+	});
+
+	it('fails on a success answer without the list of results', async () => {
+		simulator.injectFault({
+			match: { path: '/updateParticipant' },
+			status: 201,
+			body: { updateParticipants: 'done' },
+		});
+
+		const result = await runGroup('updateParticipants', {
+			groupId: byId(HIKERS.id),
+			participantAction: 'add',
+			participants: bakery.number,
+		});
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(
+			'Gateway error: the answer is not an object with a list "updateParticipants" (got an object ({"updateParticipants":"done"}))',
 		);
 	});
 });

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
@@ -154,6 +154,16 @@ describe('Message > Send Text', () => {
 			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "Carla")',
 		],
 		[
+			'a blank entry of a Mention Numbers list from an expression, by position',
+			{
+				chatId: byId(HIKERS.id),
+				text: 'Hi',
+				options: { mentionNumbers: '={{ $json.mentions }}' },
+			},
+			{ mentions: [alice.number, ''] },
+			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "")',
+		],
+		[
 			'a Reply To Message ID that is not a full message ID',
 			{ chatId: byId(alice.number), text: 'Hi', options: { replyTo: aliceText.shortId } },
 			{},
@@ -261,6 +271,157 @@ describe('Message > Send Text', () => {
 			{ item: 2 },
 			{ item: 3 },
 		]);
+	});
+});
+
+describe('Message > Send Text with Check the Number First', () => {
+	const CHECK = `/chat/whatsappNumbers/${SESSION}`;
+	const SEND = `/message/sendText/${SESSION}`;
+	const NOT_ON_NETWORK = `Number ${SEED.unregisteredNumber} is not on the network: nothing was sent`;
+	const sent = () => simulator.requests.map((request) => [request.path, request.body]);
+
+	it('checks a contact first and sends to the JID the network knows (Brazilian 9th digit)', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId('+55 11 8765-0001'),
+			text: 'Hi',
+			options: { checkNumber: true },
+		});
+
+		expect(result.status).toBe('success');
+		expect(sent()).toEqual([
+			[CHECK, { numbers: ['551187650001'] }],
+			[SEND, { number: alice.jid, textMessage: { text: 'Hi' } }],
+		]);
+		expect(outputJson(result)[0].messageId).toMatch(new RegExp(`^true_${alice.chatId}_3EB0`));
+		expect(result.outputs[0][0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('does not check a group', async () => {
+		const result = await runMessage('sendText', {
+			chatId: fromList(HIKERS.id),
+			text: 'Hi all',
+			options: { checkNumber: '={{ "true" }}' },
+		});
+
+		expect(result.status).toBe('success');
+		expect(sent()).toEqual([[SEND, { number: HIKERS.id, textMessage: { text: 'Hi all' } }]]);
+	});
+
+	it('refuses a number that is not on the network without sending anything', async () => {
+		const result = await runMessage('sendText', {
+			chatId: byId(SEED.unregisteredNumber),
+			text: 'Hi',
+			options: { checkNumber: true },
+		});
+
+		expect(result.status).toBe('error');
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toBe(NOT_ON_NETWORK);
+		expect(result.error?.description).toMatch(/country code/);
+		expect(sent()).toEqual([[CHECK, { numbers: [SEED.unregisteredNumber] }]]);
+	});
+
+	/** Each item of an output as [input item, what it says]: the error, or where the message went. */
+	const summary = (items: INodeExecutionData[] = []) =>
+		items.map((item) => [
+			(item.pairedItem as { item: number }).item,
+			item.json.error ?? (item.json.key as IDataObject).remoteJid,
+		]);
+
+	it.each([
+		[
+			'continueRegularOutput' as const,
+			[
+				[0, alice.jid],
+				[1, NOT_ON_NETWORK],
+				[2, HIKERS.id],
+			],
+			[],
+		],
+		[
+			'continueErrorOutput' as const,
+			[
+				[0, alice.jid],
+				[2, HIKERS.id],
+			],
+			[[1, NOT_ON_NETWORK]],
+		],
+	])(
+		'with On Error %s, refuses only the item whose number is not on the network',
+		async (onError, successes, failures) => {
+			const result = await runMessage(
+				'sendText',
+				{ chatId: byId('={{ $json.to }}'), text: 'Hi', options: { checkNumber: true } },
+				{
+					items: jsonItems(
+						{ to: alice.number },
+						{ to: SEED.unregisteredNumber },
+						{ to: HIKERS.id },
+					),
+					onError,
+				},
+			);
+
+			expect(result.status).toBe('success');
+			expect(sent()).toEqual([
+				[CHECK, { numbers: [alice.number] }],
+				[SEND, { number: alice.jid, textMessage: { text: 'Hi' } }],
+				[CHECK, { numbers: [SEED.unregisteredNumber] }],
+				[SEND, { number: HIKERS.id, textMessage: { text: 'Hi' } }],
+			]);
+			expect(summary(result.outputs[0])).toEqual(successes);
+			expect(summary(result.outputs[1])).toEqual(failures);
+			const errorItem = [...result.outputs[0], ...(result.outputs[1] ?? [])].find(
+				(item) => item.json.error !== undefined,
+			);
+			expect(errorItem?.json.message).toMatch(/country code/);
+		},
+	);
+
+	it.each([
+		[
+			'a Check the Number First that is not true or false',
+			{ checkNumber: '={{ "yes" }}' },
+			'Check the Number First must be true or false (got "yes")',
+		],
+		[
+			'another bad option, without checking the number',
+			{ checkNumber: true, delay: -1 },
+			'Delay (Ms) must be a whole number of at least 0 (got "-1")',
+		],
+	])('refuses %s before any request', async (_case, options, message) => {
+		const result = await runMessage('sendText', {
+			chatId: byId(alice.number),
+			text: 'Hi',
+			options,
+		});
+
+		expectValidationError(simulator, result, message);
+	});
+
+	it.each([
+		[
+			'an answer that is not a list',
+			{},
+			'Gateway error: the answer is not a list of records (got an object ({}))',
+		],
+		[
+			'no answer for the number',
+			[],
+			`Gateway error: the answer has no result for ${alice.number} (got a list ([]))`,
+		],
+	])('sends nothing when the check gets %s', async (_case, body, message) => {
+		simulator.injectFault({ match: { path: '/chat/whatsappNumbers/' }, status: 200, body });
+
+		const result = await runMessage('sendText', {
+			chatId: byId(alice.number),
+			text: 'Hi',
+			options: { checkNumber: true },
+		});
+
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe(message);
+		expect(sent()).toEqual([[CHECK, { numbers: [alice.number] }]]);
 	});
 });
 

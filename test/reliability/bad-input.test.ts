@@ -18,6 +18,7 @@ const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice.number;
 const GROUP = SEED.groups.hikers.id;
 const MESSAGE_ID = `false_${ALICE}@c.us_3EB0C767D26A1D3BB2F1`;
+const OWN_MESSAGE_ID = `true_${ALICE}@c.us_3EB0C767D26A1D3BB2F1`;
 const FROM_ITEM = '={{ $json.value }}';
 
 /** Valid parameters of each operation: a case replaces one field with the bad value. */
@@ -56,6 +57,33 @@ const VALID: Record<string, INodeParameters> = {
 	'contact/getProfilePicture': { contact: byId(ALICE) },
 	'channel/create': { name: 'Acme Deals' },
 	'channel/search': { view: 'POPULAR', countries: 'US', limit: 10 },
+	'message/sendMedia': {
+		chatId: byId(ALICE),
+		mediaSource: 'url',
+		mediaUrl: 'https://cdn.example.com/a.png',
+	},
+	'message/sendAudio': { chatId: byId(ALICE), mediaSource: 'base64', mediaBase64: 'SUQz' },
+	'message/sendContact': {
+		chatId: byId(ALICE),
+		contacts: { contact: [{ fullName: 'Acme', phoneNumber: ALICE }] },
+	},
+	'message/sendList': {
+		chatId: byId(ALICE),
+		title: 'Menu',
+		description: 'Pick one',
+		buttonText: 'Open',
+		rows: { row: [{ title: 'Soup' }] },
+	},
+	'message/markAsRead': { messageIds: MESSAGE_ID },
+	'message/edit': { messageId: OWN_MESSAGE_ID, text: 'Fixed' },
+	'message/deleteForEveryone': { messageId: OWN_MESSAGE_ID },
+	'contact/checkNumber': { numbers: ALICE },
+	'group/create': { subject: 'Crew', participants: ALICE },
+	'group/updateParticipants': {
+		groupId: byId(GROUP),
+		participantAction: 'add',
+		participants: ALICE,
+	},
 };
 
 interface BadInput {
@@ -188,6 +216,78 @@ const CASES: BadInput[] = [
 		{ previewTitle: FROM_ITEM },
 		/^Preview Title must be text/,
 		[LIST],
+	),
+	// Files: only http(s) URLs go to the gateway, base64 must be base64, the type must be one offered.
+	...fieldCases('URL', 'message/sendMedia', { mediaUrl: FROM_ITEM }, /^File URL must /, [
+		'file:///etc/passwd',
+		'javascript:alert(1)',
+		'ftp://cdn.example.com/a.png',
+		OBJECT,
+	]),
+	...fieldCases('text', 'message/sendMedia', { caption: FROM_ITEM }, /^Caption must be text/, [
+		OBJECT,
+		LIST,
+	]),
+	...fieldCases('option', 'message/sendMedia', { mediaType: FROM_ITEM }, /^Media Type must /, [
+		'gif',
+		OBJECT,
+	]),
+	...fieldCases(
+		'file content',
+		'message/sendAudio',
+		{ mediaBase64: FROM_ITEM },
+		/^Base64 Content must /,
+		['', 'not base64!', 'data:audio/mpeg;base64,', OBJECT],
+	),
+	...fieldCases(
+		'phone number',
+		'message/sendContact',
+		{ contacts: { contact: [{ fullName: 'Acme', phoneNumber: FROM_ITEM }] } },
+		/^Contacts: Phone Number must /,
+		['call me', '+55', OBJECT],
+	),
+	...fieldCases('text', 'message/sendList', { title: FROM_ITEM }, /^Title must /, [
+		'',
+		'\u200B',
+		OBJECT,
+	]),
+	...fieldCases('message ID', 'message/markAsRead', { messageIds: FROM_ITEM }, /^Message IDs /, [
+		'abc',
+		[],
+		[MESSAGE_ID, 'x'],
+		OBJECT,
+	]),
+	...fieldCases('message ID', 'message/edit', { messageId: FROM_ITEM }, /^Message ID /, [
+		MESSAGE_ID,
+		'3EB0C767D26A1D3BB2F1',
+	]),
+	...fieldCases('text', 'message/edit', { text: FROM_ITEM }, /^New Text must /, [
+		'\u200B\u2060',
+		OBJECT,
+	]),
+	...fieldCases(
+		'message ID',
+		'message/deleteForEveryone',
+		{ messageId: FROM_ITEM },
+		/^Message ID /,
+		[MESSAGE_ID, LIST],
+	),
+	...fieldCases('phone number', 'contact/checkNumber', { numbers: FROM_ITEM }, /^Numbers/, [
+		'abc',
+		[ALICE, ''],
+		OBJECT,
+	]),
+	...fieldCases('phone number', 'group/create', { participants: FROM_ITEM }, /^Participants/, [
+		'nobody',
+		[],
+	]),
+	...fieldCases('text', 'group/create', { subject: FROM_ITEM }, /^Group Name must /, ['', OBJECT]),
+	...fieldCases(
+		'option',
+		'group/updateParticipants',
+		{ participantAction: FROM_ITEM },
+		/^Action must /,
+		['ban', OBJECT],
 	),
 	// Numbers: plain decimal only, within range.
 	...fieldCases(

@@ -57,12 +57,12 @@ describe('simulator authentication and routing', () => {
 		});
 
 		it('answers unknown routes with "Cannot <METHOD> <url>"', async () => {
-			const response = await gatewayClient(sim).post('/message/sendSticker/acme-sales?x=1', {});
+			const response = await gatewayClient(sim).post('/message/sendTemplate/acme-sales?x=1', {});
 			expect(response.status).toBe(404);
 			expect(response.data).toEqual({
 				status: 404,
 				error: 'Not Found',
-				response: { message: ['Cannot POST /message/sendSticker/acme-sales?x=1'] },
+				response: { message: ['Cannot POST /message/sendTemplate/acme-sales?x=1'] },
 			});
 		});
 

@@ -11,6 +11,7 @@ import { controlRoutes } from './routes/control.cts';
 import { instanceAdminRoutes } from './routes/instance-admin.cts';
 import { instanceContactsRoutes } from './routes/instance-contacts.cts';
 import { instanceGroupsRoutes } from './routes/instance-groups.cts';
+import { instanceMessageExtraRoutes } from './routes/instance-message-extras.cts';
 import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
 import { sessionAccountRoutes } from './routes/session-account.cts';
 import { sessionMessagingRoutes } from './routes/session-messaging.cts';
@@ -75,6 +76,7 @@ const ALL_ROUTES = [
 	...sessionMessagingRoutes,
 	...instanceAdminRoutes,
 	...instanceMessagingRoutes,
+	...instanceMessageExtraRoutes,
 	...instanceGroupsRoutes,
 	...instanceContactsRoutes,
 	...controlRoutes,

@@ -35,6 +35,8 @@ export function messageBody(content: MessageContent): string {
 			return content.name;
 		case 'buttons':
 			return content.body;
+		case 'list':
+			return content.description;
 		case 'location':
 			return '';
 	}
@@ -144,6 +146,7 @@ export function evolutionContent(
 				Object.assign(media, { width: file.width, height: file.height });
 			if (content.mediaType === 'documentMessage')
 				Object.assign(media, { fileName: content.fileName, title: content.fileName });
+			if (content.ptt) media.ptt = true;
 			return {
 				messageType: content.mediaType,
 				message: { [content.mediaType]: withContext(media) },
@@ -163,10 +166,36 @@ export function evolutionContent(
 				},
 			};
 		case 'vcard':
+			if (content.cards) {
+				return {
+					messageType: 'contactsArrayMessage',
+					message: {
+						contactsArrayMessage: withContext({
+							displayName: content.displayName,
+							contacts: content.cards,
+						}),
+					},
+				};
+			}
 			return {
 				messageType: 'contactMessage',
 				message: {
 					contactMessage: withContext({ displayName: content.displayName, vcard: content.vcard }),
+				},
+			};
+		case 'list':
+			return {
+				messageType: 'listMessage',
+				message: {
+					listMessage: withContext({
+						title: content.title,
+						description: content.description,
+						buttonText: content.buttonText,
+						footerText: content.footerText,
+						sections: content.sections,
+						// Evolution v1 sends listType 2, which the protobuf names PRODUCT_LIST.
+						listType: 'PRODUCT_LIST',
+					}),
 				},
 			};
 		case 'poll':
@@ -276,7 +305,8 @@ export function wahaMessage(
 			description: [content.name, content.address].filter(Boolean).join('\n'),
 		};
 	}
-	if (content.type === 'vcard') result.vCards = [content.vcard];
+	if (content.type === 'vcard')
+		result.vCards = content.cards ? content.cards.map((card) => card.vcard) : [content.vcard];
 	result._data = {
 		key: evolutionKey(instance, message),
 		message: evolutionContent(instance, message, baseUrl).message,

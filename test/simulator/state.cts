@@ -89,6 +89,11 @@ export interface ChatButton {
 	url?: string;
 }
 
+export interface ListSection {
+	title: string;
+	rows: { title: string; description?: string; rowId: string }[];
+}
+
 export type MessageContent =
 	| { type: 'text'; text: string }
 	| {
@@ -98,9 +103,25 @@ export type MessageContent =
 			fileName: string;
 			mimetype: string;
 			caption: string;
+			/** Audio recorded as a voice note (push to talk). */
+			ptt?: boolean;
 	  }
 	| { type: 'location'; latitude: number; longitude: number; name?: string; address?: string }
-	| { type: 'vcard'; displayName: string; vcard: string }
+	| {
+			type: 'vcard';
+			displayName: string;
+			vcard: string;
+			/** Several cards in one message (contactsArrayMessage); `vcard` is the first. */
+			cards?: { displayName: string; vcard: string }[];
+	  }
+	| {
+			type: 'list';
+			title: string;
+			description: string;
+			buttonText: string;
+			footerText?: string;
+			sections: ListSection[];
+	  }
 	| { type: 'poll'; name: string; options: string[]; multipleAnswers: boolean }
 	| {
 			type: 'buttons';

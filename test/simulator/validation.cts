@@ -22,6 +22,7 @@ export interface Schema {
 	enum?: readonly string[];
 	minLength?: number;
 	minItems?: number;
+	uniqueItems?: boolean;
 	pattern?: string;
 	/** Evolution's dataValidate shows a failing node's description instead of the generated message. */
 	description?: string;
@@ -83,6 +84,8 @@ export function validateSchema(
 		if (schema.minItems !== undefined && value.length < schema.minItems) {
 			fail(`does not meet minimum length of ${schema.minItems}`);
 		}
+		const distinct = new Set(value.map((item) => JSON.stringify(item)));
+		if (schema.uniqueItems && distinct.size < value.length) fail('contains duplicate item');
 		if (schema.items) {
 			const items = schema.items;
 			value.forEach((item, index) =>

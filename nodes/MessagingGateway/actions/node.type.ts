@@ -1,23 +1,12 @@
 import type { AllEntities } from 'n8n-workflow';
 
+import type { resources } from './resources';
+
+type Resources = typeof resources;
+
+/** Each resource with its operations, read from `resources` so it cannot fall behind them. */
 type NodeMap = {
-	session: 'requestPairingCode' | 'restart' | 'setPresence';
-	message:
-		| 'sendText'
-		| 'sendLocation'
-		| 'sendButtons'
-		| 'sendLinkPreview'
-		| 'sendPoll'
-		| 'react'
-		| 'get'
-		| 'findStatus'
-		| 'downloadMedia';
-	chat: 'getMany';
-	group: 'get' | 'sendInvite' | 'refresh' | 'leave';
-	channel: 'create' | 'search';
-	contact: 'get' | 'getMany' | 'getProfilePicture' | 'getBusinessProfile';
-	profile: 'get' | 'setPicture' | 'deletePicture';
-	webhook: 'set';
+	[Resource in keyof Resources]: keyof Resources[Resource]['operations'] & string;
 };
 
 export type MessagingGatewayType = AllEntities<NodeMap>;

@@ -17,6 +17,19 @@ export const resources = { channel, chat, contact, group, message, profile, sess
  * The README's reference marks them, and the compatibility table shows which gateways have them.
  */
 export const INSTANCE_API_EXTRAS: readonly string[] = [
+	'contact.checkNumber',
+	'group.create',
+	'group.getMany',
+	'group.getParticipants',
+	'group.updateParticipants',
+	'message.deleteForEveryone',
+	'message.edit',
+	'message.markAsRead',
+	'message.sendAudio',
+	'message.sendContact',
+	'message.sendList',
+	'message.sendMedia',
+	'message.sendSticker',
 	'session.connect',
 	'session.getConnectionState',
 	'session.getMany',

@@ -173,3 +173,29 @@ export function integerFrom(
 	}
 	return value;
 }
+
+/**
+ * The entries of a fixed collection with multiple values (`{ <key>: [...] }`), or a list an
+ * expression gave instead; each entry as an object (anything else as an empty one, so each field
+ * check names what is missing). Refuses an empty one with `emptyMessage`, which names the field.
+ */
+export function collectionEntries(
+	this: IExecuteFunctions,
+	raw: unknown,
+	key: string,
+	itemIndex: number,
+	emptyMessage: string,
+	hint: string,
+): IDataObject[] {
+	const entries = Array.isArray(raw)
+		? raw
+		: (((raw as IDataObject | undefined)?.[key] as unknown[] | undefined) ?? []);
+	if (!Array.isArray(entries) || entries.length === 0) {
+		throw fieldError.call(this, itemIndex, emptyMessage, hint);
+	}
+	return entries.map((entry) =>
+		typeof entry === 'object' && entry !== null && !Array.isArray(entry)
+			? (entry as IDataObject)
+			: {},
+	);
+}

@@ -7,13 +7,12 @@ import {
 	emitQrCode,
 	storeOutgoingMessage,
 } from '../events.cts';
-import { contactJid, GROUP_SUFFIX } from '../ids.cts';
 import { fileUrlOrNull } from '../render.cts';
-import type { Group, Instance } from '../state.cts';
+import type { Instance } from '../state.cts';
 import { assertEvolutionBody, assertEvolutionGroupBody, type Schema } from '../validation.cts';
 import { DISABLED_WEBHOOK, WEBHOOK_EVENTS, isWebhookUrl } from '../webhooks.cts';
 import { instanceGuard, requireConnected } from './guards.cts';
-import { PRESENCES, resolveRecipient } from './instance-common.cts';
+import { groupInfo, PRESENCES, resolveRecipient, withGroupSuffix } from './instance-common.cts';
 
 const presenceSchema: Schema = {
 	type: 'object',
@@ -159,31 +158,6 @@ function setPresence(context: RequestContext) {
 	instance.presence = String(body.presence);
 	// Evolution's controller returns nothing: 201 with an empty body.
 	return { status: 201 };
-}
-
-function groupInfo(context: RequestContext, instance: Instance, group: Group) {
-	return {
-		id: group.id,
-		subject: group.subject,
-		subjectOwner: contactJid(group.subjectOwner),
-		subjectTime: group.subjectTime,
-		pictureUrl: fileUrlOrNull(context.core.baseUrl, instance, group.pictureFile),
-		size: group.participants.length,
-		creation: group.creation,
-		owner: contactJid(group.owner),
-		desc: group.desc,
-		descId: group.descId,
-		restrict: group.restrict,
-		announce: group.announce,
-		participants: group.participants.map((participant) => ({
-			id: contactJid(participant.number),
-			admin: participant.admin,
-		})),
-	};
-}
-
-function withGroupSuffix(groupJid: string): string {
-	return groupJid.includes('@') ? groupJid : `${groupJid}${GROUP_SUFFIX}`;
 }
 
 function findGroupInfos(context: RequestContext) {

@@ -3,8 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { RequestContext } from '../core.cts';
 import { evolutionError } from '../errors.cts';
-import { contactChatId, createJid, isGroupId } from '../ids.cts';
-import { isRegistered, type Instance } from '../state.cts';
+import { contactChatId, contactJid, createJid, GROUP_SUFFIX, isGroupId } from '../ids.cts';
+import { fileUrlOrNull } from '../render.cts';
+import { isRegistered, type Group, type Instance } from '../state.cts';
 import type { Schema } from '../validation.cts';
 
 export const PRESENCES = ['unavailable', 'available', 'composing', 'recording', 'paused'] as const;
@@ -78,4 +79,40 @@ export async function applySendDelay(context: RequestContext, delay: unknown): P
 	await sleep(Math.min(delay, MAX_SEND_DELAY_MS), undefined, {
 		signal: context.core.lifetime.signal,
 	});
+}
+
+/** groupValidate appends @g.us to a group id given without it. */
+export function withGroupSuffix(groupJid: string): string {
+	return groupJid.includes('@') ? groupJid : `${groupJid}${GROUP_SUFFIX}`;
+}
+
+/** A group as findGroupInfos and fetchAllGroups render it (Baileys metadata plus pictureUrl and size). */
+export function groupInfo(context: RequestContext, instance: Instance, group: Group) {
+	return {
+		id: group.id,
+		subject: group.subject,
+		subjectOwner: contactJid(group.subjectOwner),
+		subjectTime: group.subjectTime,
+		pictureUrl: fileUrlOrNull(context.core.baseUrl, instance, group.pictureFile),
+		size: group.participants.length,
+		creation: group.creation,
+		owner: contactJid(group.owner),
+		// Baileys leaves both out while a group has no description.
+		desc: group.desc || undefined,
+		descId: group.descId || undefined,
+		restrict: group.restrict,
+		announce: group.announce,
+		participants: group.participants.map((participant) => ({
+			id: contactJid(participant.number),
+			admin: participant.admin,
+		})),
+	};
+}
+
+/**
+ * What Baileys throws when a call needs the socket and the instance is not connected; the group
+ * services catch it and wrap its text (`error.toString()`) in their own exception.
+ */
+export function socketFailure(instance: Instance): string | undefined {
+	return instance.state === 'open' ? undefined : 'Error: Connection Closed';
 }

@@ -83,10 +83,10 @@ const numberOnlySchema = (required: boolean): Schema => ({
 });
 
 /** The shared path of every /message/send*: validate, check connection and recipient, wait, store, announce. */
-async function sendMessage(
+export async function sendMessage(
 	context: RequestContext,
 	schema: Schema,
-	buildContent: (body: JsonObject) => MessageContent,
+	buildContent: (body: JsonObject, instance: Instance) => MessageContent,
 ) {
 	const instance = instanceGuard(context);
 	const body = assertEvolutionBody(context.body, schema);
@@ -101,7 +101,7 @@ async function sendMessage(
 		? mentionedNumbers(instance, chatId, options.mentions)
 		: undefined;
 	await applySendDelay(context, options.delay);
-	const message = storeOutgoingMessage(instance, chatId, buildContent(body), {
+	const message = storeOutgoingMessage(instance, chatId, buildContent(body, instance), {
 		quotedId: quoted?.shortId,
 		mentions,
 	});

@@ -1,14 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as checkNumber from './checkNumber.operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as getProfilePicture from './getProfilePicture.operation';
 import * as getBusinessProfile from './getBusinessProfile.operation';
 
-export { get, getMany, getProfilePicture, getBusinessProfile };
+export { checkNumber, get, getMany, getProfilePicture, getBusinessProfile };
 
 /** The operations of this resource by value, for the router. */
-export const operations = { get, getMany, getProfilePicture, getBusinessProfile };
+export const operations = { checkNumber, get, getMany, getProfilePicture, getBusinessProfile };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,6 +19,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['contact'] } },
 		options: [
+			{
+				name: 'Check Number',
+				value: 'checkNumber',
+				description:
+					'Check whether phone numbers are on the messaging network, and get the JID and name of each',
+				action: 'Check whether numbers are on the network',
+			},
 			{
 				name: 'Get',
 				value: 'get',
@@ -48,6 +56,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'get',
 	},
+	...checkNumber.description,
 	...get.description,
 	...getMany.description,
 	...getProfilePicture.description,

@@ -1,9 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { phoneDigits } from '../../../shared/identifiers';
 import {
 	groupIdLocator,
 	readGroupId,
@@ -13,6 +11,7 @@ import {
 } from '../common.descriptions';
 import { isBlank, readText } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
+import { readPhoneNumbers } from './numbers';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -62,19 +61,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const groupJid = readGroupId.call(this, itemIndex);
 
-	const entries = splitList(this.getNodeParameter('numbers', itemIndex));
-	if (entries.length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Numbers must list at least one phone number', {
-			itemIndex,
-			description:
-				'Enter phone numbers with country code, separated by commas, e.g. +55 11 99999-9999.',
-		});
-	}
-	const digits = entries.map((entry, index) =>
-		phoneDigits.call(this, entry, `Numbers (entry ${index + 1})`, itemIndex),
-	);
-	// The same number twice would get the invite twice.
-	const numbers = [...new Set(digits)];
+	const numbers = readPhoneNumbers.call(this, 'numbers', 'Numbers', itemIndex);
 
 	const text = readText.call(this, 'description', 'Description', itemIndex);
 	if (isBlank(text)) {

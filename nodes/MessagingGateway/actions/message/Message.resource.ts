@@ -9,6 +9,14 @@ import * as react from './react.operation';
 import * as get from './get.operation';
 import * as findStatus from './findStatus.operation';
 import * as downloadMedia from './downloadMedia.operation';
+import * as sendMedia from './sendMedia.operation';
+import * as sendAudio from './sendAudio.operation';
+import * as sendSticker from './sendSticker.operation';
+import * as sendContact from './sendContact.operation';
+import * as sendList from './sendList.operation';
+import * as markAsRead from './markAsRead.operation';
+import * as deleteForEveryone from './deleteForEveryone.operation';
+import * as edit from './edit.operation';
 
 export {
 	sendText,
@@ -20,6 +28,14 @@ export {
 	get,
 	findStatus,
 	downloadMedia,
+	sendMedia,
+	sendAudio,
+	sendSticker,
+	sendContact,
+	sendList,
+	markAsRead,
+	deleteForEveryone,
+	edit,
 };
 
 /** The operations of this resource by value, for the router. */
@@ -33,6 +49,14 @@ export const operations = {
 	get,
 	findStatus,
 	downloadMedia,
+	sendMedia,
+	sendAudio,
+	sendSticker,
+	sendContact,
+	sendList,
+	markAsRead,
+	deleteForEveryone,
+	edit,
 };
 
 export const description: INodeProperties[] = [
@@ -44,11 +68,24 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
 			{
+				name: 'Delete for Everyone',
+				value: 'deleteForEveryone',
+				description:
+					'Delete a message you sent (or, as a group admin, one a member sent) for everyone in the chat, by its full message ID',
+				action: 'Delete a message for everyone',
+			},
+			{
 				name: 'Download Media',
 				value: 'downloadMedia',
 				description:
 					'Download the file of an image, video, audio, document or sticker message (by full or short message ID) as binary data',
 				action: 'Download the media of a message',
+			},
+			{
+				name: 'Edit',
+				value: 'edit',
+				description: 'Change the text of a text message you sent, by its full message ID',
+				action: 'Edit a message',
 			},
 			{
 				name: 'Find Status Messages',
@@ -65,11 +102,23 @@ export const description: INodeProperties[] = [
 				action: 'Get a message',
 			},
 			{
+				name: 'Mark as Read',
+				value: 'markAsRead',
+				description: 'Mark received messages as read (blue ticks) by their full message IDs',
+				action: 'Mark messages as read',
+			},
+			{
 				name: 'React',
 				value: 'react',
 				description:
 					'Add an emoji reaction to a message by its full message ID, or remove your reaction with an empty reaction',
 				action: 'React to a message',
+			},
+			{
+				name: 'Send Audio',
+				value: 'sendAudio',
+				description: 'Send a voice note from a binary file, a URL or base64 to a contact or group',
+				action: 'Send a voice note',
 			},
 			{
 				name: 'Send Buttons',
@@ -79,11 +128,24 @@ export const description: INodeProperties[] = [
 				action: 'Send a message with buttons',
 			},
 			{
+				name: 'Send Contact',
+				value: 'sendContact',
+				description: 'Send one or more contact cards (vCards) to a contact or group',
+				action: 'Send a contact card',
+			},
+			{
 				name: 'Send Link With Custom Preview',
 				value: 'sendLinkPreview',
 				description:
 					'Send text with a link and a preview card (title, description, image) you define to a contact or group',
 				action: 'Send a link with a custom preview',
+			},
+			{
+				name: 'Send List',
+				value: 'sendList',
+				description:
+					'Send a message with a button that opens a list of choices in sections to a contact or group',
+				action: 'Send a list message',
 			},
 			{
 				name: 'Send Location',
@@ -92,10 +154,24 @@ export const description: INodeProperties[] = [
 				action: 'Send a location',
 			},
 			{
+				name: 'Send Media',
+				value: 'sendMedia',
+				description:
+					'Send an image, video, audio file or document from a binary file, a URL or base64 to a contact or group',
+				action: 'Send a media file',
+			},
+			{
 				name: 'Send Poll',
 				value: 'sendPoll',
 				description: 'Send a poll with two or more answers to a contact or group',
 				action: 'Send a poll',
+			},
+			{
+				name: 'Send Sticker',
+				value: 'sendSticker',
+				description:
+					'Send an image from a binary file, a URL or base64 as a sticker to a contact or group',
+				action: 'Send a sticker',
 			},
 			{
 				name: 'Send Text',
@@ -115,4 +191,12 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...findStatus.description,
 	...downloadMedia.description,
+	...sendMedia.description,
+	...sendAudio.description,
+	...sendSticker.description,
+	...sendContact.description,
+	...sendList.description,
+	...markAsRead.description,
+	...deleteForEveryone.description,
+	...edit.description,
 ];

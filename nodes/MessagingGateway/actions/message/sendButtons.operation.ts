@@ -17,7 +17,7 @@ import {
 	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { isBlank, readText, textFrom } from '../../helpers/fields';
+import { collectionEntries, isBlank, readText, textFrom } from '../../helpers/fields';
 import { quoteValue } from '../../../shared/values';
 
 type ButtonType = 'reply' | 'call' | 'copy' | 'url';
@@ -170,18 +170,14 @@ export const description = updateDisplayOptions(
 
 /** Buttons from the fixed collection, or a list from an expression; validated before any request. */
 function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const raw = this.getNodeParameter('buttons', itemIndex, {}) as unknown;
-	const entries = Array.isArray(raw)
-		? raw
-		: (((raw as IDataObject | undefined)?.button as unknown[] | undefined) ?? []);
-	if (!Array.isArray(entries) || entries.length === 0) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Buttons must have at least one button',
-			'Add a button with a type and a text.',
-		);
-	}
+	const entries = collectionEntries.call(
+		this,
+		this.getNodeParameter('buttons', itemIndex, {}),
+		'button',
+		itemIndex,
+		'Buttons must have at least one button',
+		'Add a button with a type and a text.',
+	);
 	if (entries.length > BUTTON_LIMITS.total) {
 		throw fieldError.call(
 			this,
@@ -190,8 +186,7 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 			BUTTON_RULE,
 		);
 	}
-	const buttons = entries.map((entry, index) => {
-		const button = (typeof entry === 'object' && entry !== null ? entry : {}) as IDataObject;
+	const buttons = entries.map((button, index) => {
 		const field = `Buttons (button ${index + 1})`;
 		const type = textFrom
 			.call(this, button.type ?? 'reply', `${field}: Type`, itemIndex)

@@ -6,16 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { toChatId, toNumber } from '../../../shared/identifiers';
-import {
-	delayAndPresence,
-	delayOption,
-	fullIdFromKey,
-	presenceOption,
-	readChat,
-	responseObject,
-} from '../../helpers/message';
+import { delayAndPresence, delayOption, presenceOption, readChat } from '../../helpers/message';
+import { sendToChat } from '../../helpers/instance-send';
 import {
 	readSession,
 	sendTargetField,
@@ -109,17 +101,7 @@ export async function execute(
 	if (address !== '') locationMessage.address = address;
 	locationMessage.latitude = latitude;
 	locationMessage.longitude = longitude;
-	const body: IDataObject = { number: toNumber(chat) };
-	if (Object.keys(sendOptions).length > 0) body.options = sendOptions;
-	body.locationMessage = locationMessage;
-
-	const response = await gatewayApiRequest.call(
-		this,
-		'POST',
-		gatewayPath`/message/sendLocation/${session}`,
-		{ body, itemIndex },
-	);
-	const json = responseObject.call(this, response, itemIndex);
-	const messageId = fullIdFromKey(response, toChatId(chat));
-	return [{ json: messageId ? { ...json, messageId } : json }];
+	return sendToChat.call(this, itemIndex, session, 'sendLocation', chat, sendOptions, {
+		locationMessage,
+	});
 }

@@ -4,11 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { classifyChat, parseFullMessageId, toChatId, toNumber } from '../../../shared/identifiers';
+import { parseFullMessageId, toChatId, toNumber } from '../../../shared/identifiers';
 import {
 	chatIdToJid,
 	delayAndPresence,
@@ -26,6 +25,7 @@ import {
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { booleanFrom, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
+import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -47,6 +47,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
+			{
+				displayName: 'Check the Number First',
+				name: 'checkNumber',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to ask the gateway first whether a contact's number is on the messaging network, and fail the item without sending when it is not. The message goes to the JID the network knows the number by. Groups are not checked.",
+			},
 			delayOption,
 			{
 				displayName: 'Link Preview',
@@ -91,33 +99,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['sendText'] } },
 	properties,
 );
-
-/**
- * Numbers as people list them: "a, b; c", one per line, separated by spaces, or a list from an
- * expression. A piece is split on spaces only when it is not a phone number as a whole, so
- * "+55 11 99999-9999" stays one number.
- */
-function listedNumbers(raw: unknown): unknown[] {
-	return splitList(raw).flatMap((entry) =>
-		typeof entry !== 'string' || classifyChat(entry) ? [entry] : entry.split(/\s+/),
-	);
-}
-
-function readMentionedNumbers(this: IExecuteFunctions, itemIndex: number, raw: unknown): string[] {
-	const numbers = listedNumbers(raw).map((entry, index, all) => {
-		const reference = classifyChat(entry);
-		if (reference?.kind === 'contact') return reference.value;
-		const shown = typeof entry === 'string' ? entry : JSON.stringify(entry);
-		const position = all.length > 1 ? ` (entry ${index + 1})` : '';
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`Mention Numbers${position} must be a phone number with country code, e.g. +55 11 99999-9999 (got "${shown}")`,
-			'Separate several numbers with commas, e.g. +55 11 99999-9999, +55 21 98888-7777.',
-		);
-	});
-	return [...new Set(numbers)];
-}
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -165,11 +146,44 @@ export async function execute(
 		}
 		mentions.everyOne = true;
 	}
-	const mentioned = readMentionedNumbers.call(this, itemIndex, options.mentionNumbers ?? '');
-	if (mentioned.length > 0) mentions.mentioned = mentioned;
+	const mentioned = readPhoneNumbers.call(
+		this,
+		options.mentionNumbers ?? '',
+		'Mention Numbers',
+		itemIndex,
+	);
+	if (mentioned.length > 0) mentions.mentioned = mentioned.map((entry) => entry.number);
 	if (Object.keys(mentions).length > 0) sendOptions.mentions = mentions;
 
-	const body: IDataObject = { number: toNumber(chat) };
+	const checkFirst = optionBoolean.call(
+		this,
+		options,
+		'checkNumber',
+		'Check the Number First',
+		itemIndex,
+		false,
+	);
+
+	let number = toNumber(chat);
+	// Some gateways answer 201 for numbers that are not on the network, and nothing arrives.
+	if (checkFirst && chat.kind === 'contact') {
+		const [check] = await checkNumbers.call(this, session, [number], itemIndex);
+		if (!check.exists) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Number ${number} is not on the network: nothing was sent`,
+				{
+					itemIndex,
+					description:
+						'The gateway says no account uses this number. Check the country code and the area code, or turn off Check the Number First to send anyway.',
+				},
+			);
+		}
+		// The JID the network knows, e.g. a Brazilian number with or without its 9th digit.
+		if (check.jid !== null) number = check.jid;
+	}
+
+	const body: IDataObject = { number };
 	if (Object.keys(sendOptions).length > 0) body.options = sendOptions;
 	body.textMessage = { text };
 

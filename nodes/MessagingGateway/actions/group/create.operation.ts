@@ -1,0 +1,117 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { readSession, sessionFields } from '../common.descriptions';
+import { fieldError, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
+import { expectObject, missingFromAnswer } from '../../helpers/responses';
+import { readPhoneNumbers } from './numbers';
+
+const properties: INodeProperties[] = [
+	...sessionFields,
+	{
+		displayName: 'Group Name',
+		name: 'subject',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Weekend Hikers',
+		description: 'The name (subject) of the new group',
+	},
+	{
+		displayName: 'Participants',
+		name: 'participants',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +55 11 99999-9999, +55 21 98888-7777',
+		description:
+			'Phone numbers with country code to add to the group, separated by commas or new lines (an expression may also return a list). Numbers that are not on the messaging network are left out.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				default: '',
+				typeOptions: { rows: 3 },
+				placeholder: 'e.g. Trail plans for every Saturday',
+				description: 'The group description members see under its name',
+			},
+			{
+				displayName: 'Promote Participants to Admins',
+				name: 'promoteParticipants',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to make every added participant an admin of the group',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['group'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const subject = readText.call(this, 'subject', 'Group Name', itemIndex);
+	if (isBlank(subject)) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Group Name must not be empty',
+			'The messaging network refuses a group without a name.',
+		);
+	}
+	const participants = readPhoneNumbers.call(this, 'participants', 'Participants', itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const groupDescription = textFrom
+		.call(this, options.description, 'Description', itemIndex)
+		.trim();
+	const promote = optionBoolean.call(
+		this,
+		options,
+		'promoteParticipants',
+		'Promote Participants to Admins',
+		itemIndex,
+		false,
+	);
+
+	const body: IDataObject = { subject, participants };
+	// The gateway ignores an empty description; leave it out rather than send one.
+	if (groupDescription !== '') body.description = groupDescription;
+	if (promote) body.promoteParticipants = true;
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/group/create/${session}`,
+		{ body, itemIndex },
+	);
+	const group = expectObject.call(this, response, itemIndex);
+	if (typeof group.id !== 'string' || group.id === '') {
+		throw missingFromAnswer.call(
+			this,
+			group,
+			'group ID',
+			'The gateway did not say which group it created. Check in the app whether the group exists before trying again.',
+			itemIndex,
+		);
+	}
+	return [{ json: group }];
+}

@@ -1,0 +1,105 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import {
+	groupIdLocator,
+	readGroupId,
+	readSession,
+	sessionFields,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
+import { optionFrom } from '../../helpers/fields';
+import { expectList } from '../../helpers/responses';
+import { readPhoneNumbers } from './numbers';
+
+const ACTIONS = ['add', 'demote', 'promote', 'remove'] as const;
+
+const properties: INodeProperties[] = [
+	...sessionFields,
+	{
+		...groupIdLocator,
+		description: 'The group whose participants change, e.g. 120363012345678901@g.us',
+	},
+	{
+		displayName: 'Action',
+		name: 'participantAction',
+		type: 'options',
+		required: true,
+		default: 'add',
+		options: [
+			{ name: 'Add', value: 'add', description: 'Add the numbers to the group' },
+			{
+				name: 'Demote',
+				value: 'demote',
+				description: 'Take the admin role away from the numbers',
+			},
+			{ name: 'Promote', value: 'promote', description: 'Make the numbers admins of the group' },
+			{ name: 'Remove', value: 'remove', description: 'Remove the numbers from the group' },
+		],
+		description: 'What to do with the participants',
+	},
+	{
+		displayName: 'Participants',
+		name: 'participants',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +55 11 99999-9999, +55 21 98888-7777',
+		description:
+			'Phone numbers with country code, separated by commas or new lines (an expression may also return a list). Outputs one item per number with its status: any status other than 200 means that number was not changed (e.g. 403 their privacy settings refuse, 404 not on the network or not in the group, 409 already in the group).',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [waitBetweenItemsOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['group'], operation: ['updateParticipants'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const groupId = readGroupId.call(this, itemIndex);
+	const action = optionFrom.call(
+		this,
+		this.getNodeParameter('participantAction', itemIndex),
+		'Action',
+		itemIndex,
+		ACTIONS,
+	);
+	const participants = readPhoneNumbers.call(this, 'participants', 'Participants', itemIndex);
+
+	const response = await gatewayApiRequest.call(
+		this,
+		'PUT',
+		gatewayPath`/group/updateParticipant/${session}`,
+		{ qs: { groupJid: groupId }, body: { action, participants }, itemIndex },
+	);
+	// One result per number; the call succeeds even when some numbers were not changed.
+	return expectList.call(this, response, 'updateParticipants', itemIndex).map((result) => {
+		const json: IDataObject = {
+			...result,
+			updated: String(result.status) === '200',
+			groupId,
+			action,
+		};
+		// The raw protocol node only repeats jid and status.
+		delete json.content;
+		return { json };
+	});
+}

@@ -1,0 +1,52 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { chatIdToJid, fieldError, participantOf } from '../../helpers/message';
+import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
+import { expectObject } from '../../helpers/responses';
+import { readSession, sessionFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	...sessionFields,
+	fullMessageIdField(
+		'The message to delete for everyone: one you sent, or in a group you administer one a member sent',
+	),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['deleteForEveryone'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const messageId = readFullMessageId.call(this, itemIndex);
+	const participant = participantOf(messageId);
+	if (!messageId.fromMe && !messageId.chatId.endsWith('@g.us')) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Message ID ${messageId.serialized} is a message you received: only your own messages can be deleted for everyone`,
+			"In a group you administer, members' messages can be deleted too; in a chat with a contact only yours.",
+		);
+	}
+	const body = {
+		...messageKey(messageId),
+		...(participant ? { participant: chatIdToJid(participant) } : {}),
+	};
+	const response = await gatewayApiRequest.call(
+		this,
+		'DELETE',
+		gatewayPath`/chat/deleteMessageForEveryone/${session}`,
+		{ body, itemIndex },
+	);
+	return [
+		{
+			json: { ...expectObject.call(this, response, itemIndex), deleted: messageId.serialized },
+		},
+	];
+}

@@ -1,0 +1,71 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { classifyChat, toNumber } from '../../../shared/identifiers';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { fieldError } from '../../helpers/message';
+import { isBlank, readText } from '../../helpers/fields';
+import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
+import { expectObject } from '../../helpers/responses';
+import { readSession, sessionFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	...sessionFields,
+	fullMessageIdField('The text message you sent and want to change'),
+	{
+		displayName: 'New Text',
+		name: 'text',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		placeholder: 'e.g. Your order #1042 is ready for pickup until 6pm.',
+		description:
+			'The text that replaces the message. The chat marks it as edited; the network allows edits for about 15 minutes after sending.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['edit'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const messageId = readFullMessageId.call(this, itemIndex);
+	if (!messageId.fromMe) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Message ID ${messageId.serialized} is a message you received: only messages you sent can be edited`,
+			'Use the ID a send operation output (it starts with true_).',
+		);
+	}
+	const text = readText.call(this, 'text', 'New Text', itemIndex, true);
+	if (isBlank(text)) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'New Text must not be empty',
+			'To remove a message, use Delete for Everyone.',
+		);
+	}
+	const chat = classifyChat(messageId.chatId);
+	const body = {
+		number: chat ? toNumber(chat) : messageId.chatId,
+		text,
+		key: messageKey(messageId),
+	};
+	const response = await gatewayApiRequest.call(
+		this,
+		'PUT',
+		gatewayPath`/chat/updateMessage/${session}`,
+		{ body, itemIndex },
+	);
+	return [
+		{ json: { ...expectObject.call(this, response, itemIndex), messageId: messageId.serialized } },
+	];
+}

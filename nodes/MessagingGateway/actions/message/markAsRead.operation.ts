@@ -1,0 +1,63 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { splitList } from '../../../shared/lists';
+import { parseFullMessageId } from '../../../shared/identifiers';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { fieldError } from '../../helpers/fields';
+import { messageKey } from '../../helpers/instance-send';
+import { expectObject } from '../../helpers/responses';
+import { readSession, sessionFields } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	...sessionFields,
+	{
+		displayName: 'Message IDs',
+		name: 'messageIds',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+		description:
+			'Full IDs of the received messages to mark as read (blue ticks), as the trigger or Get output them. Several IDs: separate them with commas or new lines, or map a list.',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['markAsRead'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const entries = splitList(this.getNodeParameter('messageIds', itemIndex, ''));
+	if (entries.length === 0) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Message IDs must name at least one message',
+			'Map the full ID of a received message, as the trigger or Get output it.',
+		);
+	}
+	const messageIds = entries.map((entry, index) =>
+		parseFullMessageId.call(
+			this,
+			entry,
+			entries.length > 1 ? `Message IDs (entry ${index + 1})` : 'Message IDs',
+			itemIndex,
+		),
+	);
+	// The gateway refuses a list with the same message twice.
+	const unique = [...new Map(messageIds.map((id) => [id.serialized, id])).values()];
+	const response = await gatewayApiRequest.call(
+		this,
+		'PUT',
+		gatewayPath`/chat/markMessageAsRead/${session}`,
+		{ body: { read_messages: unique.map(messageKey) }, itemIndex },
+	);
+	const answer = expectObject.call(this, response, itemIndex);
+	return [{ json: { ...answer, messageIds: unique.map((id) => id.serialized) } }];
+}

@@ -1,0 +1,87 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { delayOption, fieldError, readChat } from '../../helpers/message';
+import { integerFrom, optionBoolean } from '../../helpers/fields';
+import { sendToChat } from '../../helpers/instance-send';
+import { mediaSourceProperties, readMediaFile } from '../../helpers/media-source';
+import {
+	readSession,
+	sendTargetField,
+	sessionFields,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	...sessionFields,
+	sendTargetField('send the voice note to'),
+	...mediaSourceProperties('audio', 'https://example.com/greeting.mp3'),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Convert to Voice Note Format',
+				name: 'encoding',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether the gateway converts the audio (MP3, WAV, M4A…) for the voice note player. Turn off only for audio that is already OGG/Opus.',
+			},
+			{
+				...delayOption,
+				description: 'Milliseconds the gateway waits before sending, showing "recording audio…"',
+			},
+			waitBetweenItemsOption,
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['sendAudio'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const chat = readChat.call(this, itemIndex);
+	const file = await readMediaFile.call(this, itemIndex);
+	if (file.mimeType !== undefined && !/^(audio|video)\//.test(file.mimeType)) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`The voice note must be an audio file (got a file of type ${file.mimeType})`,
+			'Send other files with Send Media.',
+		);
+	}
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	// The gateway reads options.encoding unguarded and fails without an options object, so it is
+	// always sent. The chat shows "recording audio…" during the delay whatever else is asked.
+	const sendOptions: IDataObject = {
+		encoding: optionBoolean.call(
+			this,
+			options,
+			'encoding',
+			'Convert to Voice Note Format',
+			itemIndex,
+			true,
+		),
+	};
+	if (options.delay !== undefined) {
+		sendOptions.delay = integerFrom.call(this, options.delay, 'Delay (Ms)', itemIndex, 0);
+	}
+	return sendToChat.call(this, itemIndex, session, 'sendWhatsAppAudio', chat, sendOptions, {
+		audioMessage: { audio: file.media },
+	});
+}

@@ -1,0 +1,101 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { ChatReference, FullMessageId } from '../../shared/identifiers';
+import { parseFullMessageId, toChatId, toNumber } from '../../shared/identifiers';
+import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
+import { textFrom } from './fields';
+import { chatIdToJid, delayAndPresence, fullIdFromKey, responseObject } from './message';
+
+/** Quoting a message in an instance-family send (`options.quoted`). */
+export const replyToOption: INodeProperties = {
+	displayName: 'Reply To Message ID',
+	name: 'replyTo',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+	description:
+		'Full ID of the message to quote and reply to, as the trigger, Get or a send operation output it (field ID or Message ID)',
+};
+
+/** `options.quoted` from the Reply To Message ID option, or undefined when it is empty. */
+export function readQuoted(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): IDataObject | undefined {
+	const replyTo = textFrom.call(this, options.replyTo, 'Reply To Message ID', itemIndex).trim();
+	if (replyTo === '') return undefined;
+	const quoted = parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex);
+	return { key: messageKey(quoted) };
+}
+
+/** The `options` of an instance-family send: delay, presence and the quoted message. */
+export function readSendOptions(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): IDataObject {
+	const sendOptions = delayAndPresence.call(this, itemIndex, options);
+	const quoted = readQuoted.call(this, itemIndex, options);
+	if (quoted) sendOptions.quoted = quoted;
+	return sendOptions;
+}
+
+/**
+ * POSTs `/message/<endpoint>/<session>` with `{number, options?, ...content}` and outputs the
+ * gateway's answer with the full message ID, so React, Edit or Delete can follow.
+ */
+export async function sendToChat(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: string,
+	endpoint: string,
+	chat: ChatReference,
+	sendOptions: IDataObject,
+	content: IDataObject,
+): Promise<INodeExecutionData[]> {
+	const body: IDataObject = { number: toNumber(chat) };
+	if (Object.keys(sendOptions).length > 0) body.options = sendOptions;
+	Object.assign(body, content);
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/message/${endpoint}/${session}`,
+		{ body, itemIndex },
+	);
+	const json = responseObject.call(this, response, itemIndex);
+	const messageId = fullIdFromKey(response, toChatId(chat));
+	return [{ json: messageId ? { ...json, messageId } : json }];
+}
+
+/** The Baileys key (`{id, remoteJid, fromMe}`) of a full message ID, as /chat/* bodies take it. */
+export function messageKey(messageId: FullMessageId): IDataObject {
+	return { id: messageId.id, remoteJid: chatIdToJid(messageId.chatId), fromMe: messageId.fromMe };
+}
+
+/** A full message ID field (trigger, Get and send operations output it). */
+export function fullMessageIdField(description: string): INodeProperties {
+	return {
+		displayName: 'Message ID',
+		name: 'messageId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+		description: `${description}: its full ID, as the trigger, Get or a send operation output it (field ID or Message ID)`,
+	};
+}
+
+export function readFullMessageId(this: IExecuteFunctions, itemIndex: number): FullMessageId {
+	return parseFullMessageId.call(
+		this,
+		this.getNodeParameter('messageId', itemIndex, ''),
+		'Message ID',
+		itemIndex,
+	);
+}
