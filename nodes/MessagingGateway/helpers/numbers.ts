@@ -55,7 +55,7 @@ export function readPhoneNumbers(
 				this,
 				itemIndex,
 				`${displayName}${position} must be a phone number with country code, e.g. +55 11 99999-9999 (got "${shown}")`,
-				'Separate several numbers with commas, e.g. +55 11 99999-9999, +55 21 98888-7777.',
+				'Give each number with its country code, and separate several with commas, e.g. +55 11 99999-9999, +55 21 98888-7777.',
 			);
 		}
 		if (!seen.has(reference.value))

@@ -10,7 +10,7 @@ import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionFields } from '../common.descriptions';
 import { fieldError, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
 import { expectObject, missingFromAnswer } from '../../helpers/responses';
-import { readPhoneNumbers } from './numbers';
+import { readMemberNumbers } from './numbers';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -79,7 +79,7 @@ export async function execute(
 			'The messaging network refuses a group without a name.',
 		);
 	}
-	const participants = readPhoneNumbers.call(this, 'participants', 'Participants', itemIndex);
+	const participants = readMemberNumbers.call(this, 'participants', 'Participants', itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const groupDescription = textFrom
 		.call(this, options.description, 'Description', itemIndex)

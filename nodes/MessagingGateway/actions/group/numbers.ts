@@ -1,25 +1,28 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { splitList } from '../../../shared/lists';
-import { phoneDigits } from '../../../shared/identifiers';
 import { fieldError } from '../../helpers/fields';
+import { readPhoneNumbers } from '../../helpers/numbers';
 
 /** The gateway refuses group member numbers shorter than this (its schema's minLength). */
 const MIN_DIGITS = 10;
 
 /**
- * The phone numbers of a list field ("a, b" or one per line, or a list from an expression) as
- * digits with country code, each once; an entry that is not a phone number, or none at all, fails
- * before any request, naming the field and the entry.
+ * The member numbers of a list field (see `readPhoneNumbers`) as digits with country code, each
+ * once; none at all, or a number too short for the gateway, fails before any request.
  */
-export function readPhoneNumbers(
+export function readMemberNumbers(
 	this: IExecuteFunctions,
 	name: string,
 	displayName: string,
 	itemIndex: number,
 ): string[] {
-	const entries = splitList(this.getNodeParameter(name, itemIndex, ''));
-	if (entries.length === 0) {
+	const listed = readPhoneNumbers.call(
+		this,
+		this.getNodeParameter(name, itemIndex, ''),
+		displayName,
+		itemIndex,
+	);
+	if (listed.length === 0) {
 		throw fieldError.call(
 			this,
 			itemIndex,
@@ -27,19 +30,16 @@ export function readPhoneNumbers(
 			'Enter phone numbers with country code, separated by commas, e.g. +55 11 99999-9999.',
 		);
 	}
-	const digits = entries.map((entry, index) => {
-		const field = `${displayName} (entry ${index + 1})`;
-		const number = phoneDigits.call(this, entry, field, itemIndex);
-		if (number.length < MIN_DIGITS) {
+	for (const [index, entry] of listed.entries()) {
+		if (entry.number.length < MIN_DIGITS) {
+			const position = listed.length > 1 ? ` (entry ${index + 1})` : '';
 			throw fieldError.call(
 				this,
 				itemIndex,
-				`${field} must have at least ${MIN_DIGITS} digits with the country code (got "${String(entry)}")`,
+				`${displayName}${position} must have at least ${MIN_DIGITS} digits with the country code (got "${entry.given}")`,
 				'Phone numbers need the country code, e.g. +55 11 99999-9999.',
 			);
 		}
-		return number;
-	});
-	// The same number twice would be refused by the gateway or acted on twice.
-	return [...new Set(digits)];
+	}
+	return listed.map((entry) => entry.number);
 }

@@ -11,7 +11,7 @@ import {
 } from '../common.descriptions';
 import { isBlank, readText } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
-import { readPhoneNumbers } from './numbers';
+import { readMemberNumbers } from './numbers';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -61,7 +61,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const groupJid = readGroupId.call(this, itemIndex);
 
-	const numbers = readPhoneNumbers.call(this, 'numbers', 'Numbers', itemIndex);
+	const numbers = readMemberNumbers.call(this, 'numbers', 'Numbers', itemIndex);
 
 	const text = readText.call(this, 'description', 'Description', itemIndex);
 	if (isBlank(text)) {

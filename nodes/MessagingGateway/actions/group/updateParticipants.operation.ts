@@ -16,7 +16,7 @@ import {
 } from '../common.descriptions';
 import { optionFrom } from '../../helpers/fields';
 import { expectList } from '../../helpers/responses';
-import { readPhoneNumbers } from './numbers';
+import { readMemberNumbers } from './numbers';
 
 const ACTIONS = ['add', 'demote', 'promote', 'remove'] as const;
 
@@ -82,7 +82,7 @@ export async function execute(
 		itemIndex,
 		ACTIONS,
 	);
-	const participants = readPhoneNumbers.call(this, 'participants', 'Participants', itemIndex);
+	const participants = readMemberNumbers.call(this, 'participants', 'Participants', itemIndex);
 
 	const response = await gatewayApiRequest.call(
 		this,

@@ -7,9 +7,8 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { parseFullMessageId, toChatId, toNumber } from '../../../shared/identifiers';
+import { toChatId, toNumber } from '../../../shared/identifiers';
 import {
-	chatIdToJid,
 	delayAndPresence,
 	delayOption,
 	fullIdFromKey,
@@ -24,8 +23,9 @@ import {
 	sessionFields,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { booleanFrom, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
+import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
+import { readQuoted, replyToOption } from '../../helpers/instance-send';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -81,15 +81,7 @@ const properties: INodeProperties[] = [
 					'Phone numbers with country code to mention, separated by commas or spaces. Write @ followed by the number in the text where the mention should show, e.g. @5511999999999.',
 			},
 			presenceOption,
-			{
-				displayName: 'Reply To Message ID',
-				name: 'replyTo',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
-				description:
-					'Full ID of the message to quote and reply to, as the trigger, Get or a send operation output it (field ID or Message ID)',
-			},
+			replyToOption,
 			waitBetweenItemsOption,
 		],
 	},
@@ -127,13 +119,8 @@ export async function execute(
 			itemIndex,
 		);
 	}
-	const replyTo = textFrom.call(this, options.replyTo, 'Reply To Message ID', itemIndex).trim();
-	if (replyTo !== '') {
-		const quoted = parseFullMessageId.call(this, replyTo, 'Reply To Message ID', itemIndex);
-		sendOptions.quoted = {
-			key: { id: quoted.id, remoteJid: chatIdToJid(quoted.chatId), fromMe: quoted.fromMe },
-		};
-	}
+	const quoted = readQuoted.call(this, itemIndex, options);
+	if (quoted) sendOptions.quoted = quoted;
 	const mentions: IDataObject = {};
 	if (optionBoolean.call(this, options, 'mentionEveryone', 'Mention Everyone', itemIndex, false)) {
 		if (chat.kind !== 'group') {
