@@ -285,7 +285,7 @@ export function installPackageInto(userFolder: string): string {
 	return target;
 }
 
-async function waitFor(
+export async function waitFor(
 	description: string,
 	timeoutMs: number,
 	check: () => Promise<boolean>,
@@ -350,6 +350,55 @@ export function claimUserFolder(userFolder: string): () => void {
 	throw new Error(`Could not claim the n8n folder ${userFolder}`);
 }
 
+export interface N8nProcess {
+	child: ChildProcess;
+	/** Stops the process group (n8n and its task runner) and closes the log. */
+	stop: () => Promise<void>;
+}
+
+/**
+ * Starts `n8n <args>` (start, webhook, worker, …) of a version on Node 24 in its own process group,
+ * so n8n and its task runner stop together; everything it prints goes to `logFile`.
+ */
+export function spawnN8nProcess(
+	version: N8nVersion,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	logFile: string,
+	onOutput?: (line: string) => void,
+): N8nProcess {
+	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
+	const child = spawn(NODE24_BIN, [n8nBin(version), ...args], {
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	for (const stream of [child.stdout, child.stderr]) {
+		stream?.on('data', (chunk: Buffer) => {
+			logStream.write(chunk);
+			if (onOutput) for (const line of chunk.toString('utf8').split('\n')) if (line) onOutput(line);
+		});
+	}
+	return {
+		child,
+		stop: async () => {
+			await stopProcessGroup(child);
+			await new Promise((resolve) => logStream.end(resolve));
+		},
+	};
+}
+
+/** The log lines that say n8n could not load a package or one of its nodes or credentials. */
+export function loaderProblemsIn(log: string): string[] {
+	return log
+		.split('\n')
+		.filter((line) =>
+			/Failed to load package|Skipping package|Class could not be found|Error loading package|Unrecognized node type/i.test(
+				line,
+			),
+		);
+}
+
 export async function startN8n(options: StartN8nOptions = {}): Promise<N8nInstance> {
 	installN8n(undefined, options.version ?? N8N_VERSION);
 	// Each test run gets a user folder of its own, removed on stop; a kept folder (the sandbox's)
@@ -397,24 +446,13 @@ async function startN8nIn(
 		TMPDIR: scratch,
 		...options.env,
 	});
-	const logStream = fs.createWriteStream(logFile, { flags: 'a' });
-	// Its own process group, so n8n and its task runner stop together.
-	const child = spawn(NODE24_BIN, [n8nBin(version), 'start'], {
+	const { child, stop: instanceStop } = spawnN8nProcess(
+		version,
+		['start'],
 		env,
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	for (const stream of [child.stdout, child.stderr]) {
-		stream?.on('data', (chunk: Buffer) => {
-			logStream.write(chunk);
-			if (options.onOutput)
-				for (const line of chunk.toString('utf8').split('\n')) if (line) options.onOutput(line);
-		});
-	}
-	const instanceStop = async () => {
-		await stopProcessGroup(child);
-		await new Promise((resolve) => logStream.end(resolve));
-	};
+		logFile,
+		options.onOutput,
+	);
 	try {
 		await waitFor('n8n readiness', 180_000, async () => {
 			if (child.exitCode !== null)
@@ -470,14 +508,7 @@ async function startN8nIn(
 			rest,
 			web,
 			log,
-			loaderProblems: () =>
-				log()
-					.split('\n')
-					.filter((line) =>
-						/Failed to load package|Skipping package|Class could not be found|Error loading package/i.test(
-							line,
-						),
-					),
+			loaderProblems: () => loaderProblemsIn(log()),
 			stop: async () => {
 				await instanceStop();
 				releaseFolder();

@@ -1,0 +1,219 @@
+/**
+ * n8n 2.41.1 in queue mode, as a real deployment runs it: PostgreSQL and Redis shared by one main
+ * (editor, REST, activation), one webhook processor (`n8n webhook`, receives production webhook
+ * calls) and two workers (`n8n worker`, run the executions). Each process has a user folder of its
+ * own with this package installed the way n8n's installer puts it there, as each container of the
+ * queue-mode example has it baked into its image (examples/queue-mode). Every port is a free
+ * loopback port; `stop()` stops and removes everything, and a failed start cleans up what it began.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import axios from 'axios';
+
+import { N8N_VERSION, node24Env } from '../e2e/n8n-install.cts';
+import {
+	freePort,
+	installPackageInto,
+	loaderProblemsIn,
+	n8nBaseEnv,
+	spawnN8nProcess,
+	startN8n,
+	waitFor,
+} from '../e2e/n8n-instance.cts';
+import type { N8nInstance, N8nProcess } from '../e2e/n8n-instance.cts';
+import { startPostgres, startRedis } from './services.cts';
+import type { RunningPostgres, RunningService } from './services.cts';
+
+export type Role = 'main' | 'webhook' | 'worker';
+
+export interface ClusterProcess {
+	/** "main", "webhook", "worker-1", "worker-2". */
+	name: string;
+	role: Role;
+	log(): string;
+	loaderProblems(): string[];
+}
+
+export interface WorkerProcess extends ClusterProcess {
+	/** Stops the worker: SIGTERM lets n8n shut down gracefully, SIGKILL is a crash. */
+	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+	start(): Promise<void>;
+	running(): boolean;
+}
+
+export interface QueueCluster {
+	main: N8nInstance;
+	/** The webhook processor's base URL (no trailing slash): production webhooks go here. */
+	webhookUrl: string;
+	workers: WorkerProcess[];
+	processes: ClusterProcess[];
+	postgres: RunningPostgres;
+	redis: RunningService;
+	stop(): Promise<void>;
+}
+
+/** How many executions one worker runs at once (n8n's default is 10). */
+export const WORKER_CONCURRENCY = 10;
+
+function readLog(file: string): string {
+	return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
+async function untilReady(name: string, url: string, process: N8nProcess): Promise<void> {
+	await waitFor(`${name} readiness (${url})`, 180_000, async () => {
+		if (process.child.exitCode !== null)
+			throw new Error(`${name} exited with ${process.child.exitCode}`);
+		const response = await axios.get(url, { validateStatus: () => true, timeout: 2000 });
+		return response.status === 200;
+	});
+}
+
+export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> {
+	const cleanups: Array<() => Promise<void>> = [];
+	const stopAll = async () => {
+		for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+	};
+	try {
+		const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		cleanups.push(postgres.stop, redis.stop);
+		const version = N8N_VERSION;
+		const webhookPort = await freePort();
+		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+		// What every process shares: the database, the queue, the encryption key (n8nBaseEnv).
+		const shared: NodeJS.ProcessEnv = {
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: postgres.database,
+			DB_POSTGRESDB_USER: postgres.user,
+			DB_POSTGRESDB_PASSWORD: postgres.password,
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			// Queue mode's own default in n8n 2.x: binary data in the database, which every process reads.
+			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			// Production webhook URLs (the trigger registers one at the gateway) point at the webhook processor.
+			N8N_WEBHOOK_URL: `${webhookUrl}/`,
+			N8N_LOG_LEVEL: 'debug',
+		};
+		const main = await startN8n({
+			version,
+			env: { ...shared, N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+		});
+		cleanups.push(main.stop);
+		const processes: ClusterProcess[] = [
+			{
+				name: 'main',
+				role: 'main',
+				log: main.log,
+				loaderProblems: main.loaderProblems,
+			},
+		];
+
+		/** A process of its own folder, like a container with the package in its image. */
+		const prepare = async (name: string) => {
+			const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-mg-queue-${name}-`));
+			cleanups.push(async () => {
+				if (!process.env.N8N_E2E_KEEP_USER_FOLDER)
+					fs.rmSync(userFolder, { recursive: true, force: true });
+			});
+			installPackageInto(userFolder);
+			const scratch = path.join(userFolder, 'tmp');
+			fs.mkdirSync(scratch, { recursive: true });
+			const env = node24Env({
+				...n8nBaseEnv(version, userFolder),
+				...shared,
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				TMPDIR: scratch,
+			});
+			return { env, logFile: path.join(userFolder, 'n8n.log') };
+		};
+
+		const webhook = await prepare('webhook');
+		const webhookProcess = spawnN8nProcess(
+			version,
+			['webhook'],
+			{
+				...webhook.env,
+				N8N_PORT: String(webhookPort),
+				N8N_LISTEN_ADDRESS: '127.0.0.1',
+				N8N_HOST: '127.0.0.1',
+				N8N_PROTOCOL: 'http',
+			},
+			webhook.logFile,
+		);
+		cleanups.push(webhookProcess.stop);
+		processes.push({
+			name: 'webhook',
+			role: 'webhook',
+			log: () => readLog(webhook.logFile),
+			loaderProblems: () => loaderProblemsIn(readLog(webhook.logFile)),
+		});
+
+		const workers: WorkerProcess[] = [];
+		for (let index = 1; index <= workerCount; index++) {
+			const name = `worker-${index}`;
+			const worker = await prepare(name);
+			const healthPort = await freePort();
+			const env = {
+				...worker.env,
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			};
+			let current: N8nProcess | undefined;
+			const start = async () => {
+				current = spawnN8nProcess(
+					version,
+					['worker', `--concurrency=${WORKER_CONCURRENCY}`],
+					env,
+					worker.logFile,
+				);
+				await untilReady(name, `http://127.0.0.1:${healthPort}/healthz/readiness`, current);
+			};
+			const running = () =>
+				current !== undefined &&
+				current.child.exitCode === null &&
+				current.child.signalCode === null;
+			const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
+				if (!current || !running()) return;
+				if (signal === 'SIGKILL' && current.child.pid !== undefined) {
+					const exited = new Promise((resolve) => current!.child.once('exit', resolve));
+					process.kill(-current.child.pid, 'SIGKILL');
+					await exited;
+				}
+				await current.stop();
+			};
+			cleanups.push(() => stop());
+			workers.push({
+				name,
+				role: 'worker',
+				log: () => readLog(worker.logFile),
+				loaderProblems: () => loaderProblemsIn(readLog(worker.logFile)),
+				start,
+				stop,
+				running,
+			});
+		}
+		// The webhook processor and the workers start together: n8n's start-up is CPU-bound.
+		await Promise.all([
+			untilReady('webhook processor', `${webhookUrl}/healthz/readiness`, webhookProcess),
+			...workers.map((worker) => worker.start()),
+		]);
+		processes.push(...workers);
+		return {
+			main,
+			webhookUrl,
+			workers,
+			processes,
+			postgres,
+			redis,
+			stop: stopAll,
+		};
+	} catch (error) {
+		await stopAll();
+		throw error;
+	}
+}
