@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -177,4 +178,77 @@ export type N8n2xFeature = keyof typeof NEEDS_N8N_2X;
 /** Whether the running n8n has a feature of NEEDS_N8N_2X (every n8n 2.x has them all). */
 export function hasFeature(n8n: N8nInstance, feature: N8n2xFeature): boolean {
 	return feature in NEEDS_N8N_2X && n8nVersionProfile(n8n.version).major >= 2;
+}
+
+export interface BurstResult {
+	/** The HTTP status of each delivery, in the order they were answered. */
+	statuses: number[];
+	/** The message IDs of the deliveries answered 200. */
+	accepted: string[];
+	/** "<status> <body>" of the deliveries not answered 200. */
+	refused: string[];
+	/** When each delivery was sent (ms since the epoch), by message ID. */
+	sentAt: Map<string, number>;
+}
+
+/**
+ * Sends one `messages.upsert` delivery per message ID to a trigger's webhook URL, as the gateway
+ * does, `concurrency` at a time. `onAnswered` sees the count of answered deliveries (e.g. to stop a
+ * worker mid-burst).
+ */
+export async function deliverBurst(options: {
+	url: string;
+	session: string;
+	from: { number: string; pushName: string };
+	ids: string[];
+	concurrency: number;
+	onAnswered?: (answered: number) => Promise<void> | void;
+}): Promise<BurstResult> {
+	const result: BurstResult = { statuses: [], accepted: [], refused: [], sentAt: new Map() };
+	let next = 0;
+	const deliverAll = async () => {
+		while (next < options.ids.length) {
+			const id = options.ids[next++];
+			result.sentAt.set(id, Date.now());
+			const response = await axios.post(
+				options.url,
+				{
+					event: 'messages.upsert',
+					instance: options.session,
+					data: {
+						key: { remoteJid: `${options.from.number}@s.whatsapp.net`, fromMe: false, id },
+						pushName: options.from.pushName,
+						message: { conversation: `burst ${id}` },
+						messageType: 'conversation',
+						messageTimestamp: Math.floor(Date.now() / 1000),
+					},
+				},
+				{ validateStatus: () => true },
+			);
+			result.statuses.push(response.status);
+			if (response.status === 200) result.accepted.push(id);
+			else result.refused.push(`${response.status} ${JSON.stringify(response.data)}`);
+			await options.onAnswered?.(result.statuses.length);
+		}
+	};
+	await Promise.all(Array.from({ length: options.concurrency }, deliverAll));
+	return result;
+}
+
+/**
+ * The short message ID each execution's trigger item carries (executions listed with their data).
+ * An execution that never ran (queue mode: its worker died) has the item only in its stack.
+ */
+export function triggerMessageIds(executions: IDataObject[], triggerName = 'On Message'): string[] {
+	type Items = { main: Array<Array<{ json: IDataObject }>> };
+	return executions.map((execution) => {
+		const data = execution.data as {
+			resultData: { runData: Record<string, Array<{ data: Items }>> };
+			executionData?: { nodeExecutionStack?: Array<{ data: Items }> };
+		};
+		const item =
+			data.resultData.runData[triggerName]?.[0]?.data.main[0][0] ??
+			data.executionData?.nodeExecutionStack?.[0]?.data.main[0][0];
+		return String(item?.json.messageId).split('_')[2];
+	});
 }

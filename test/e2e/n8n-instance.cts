@@ -305,7 +305,7 @@ function cookieFrom(setCookie: string[] | undefined): string {
 }
 
 async function stopProcessGroup(child: ChildProcess): Promise<void> {
-	if (child.exitCode !== null || child.pid === undefined) return;
+	if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	try {
 		process.kill(-child.pid, 'SIGTERM');

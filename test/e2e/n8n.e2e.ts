@@ -2,10 +2,14 @@ import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { resources } from '../../nodes/MessagingGateway/actions/resources';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import { activate, binaryContent, createCredential, hasFeature, until } from './e2e-helpers.cts';
+import {
+	everyOperation,
+	expectEveryOperationResults,
+	seededOperationCases,
+} from './every-operation.cts';
 import { executeWorkflow } from './n8n-cli.cts';
 import { N8N_VERSION } from './n8n-install.cts';
 import { startN8n } from './n8n-instance.cts';
@@ -14,20 +18,10 @@ import {
 	ACTION_TYPE,
 	CREDENTIAL_TYPE,
 	echoBotWorkflow,
-	operationCases,
 	mediaRoundTripWorkflow,
 	operationsWorkflow,
 	TRIGGER_TYPE,
 } from './workflows.cts';
-
-/** Every operation of the action node as resource.operation, sorted: the workflow must run each one. */
-function everyOperation(): string[] {
-	return Object.entries(resources)
-		.flatMap(([resource, { operations }]) =>
-			Object.keys(operations).map((operation) => `${resource}.${operation}`),
-		)
-		.sort();
-}
 
 const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice;
@@ -245,17 +239,7 @@ describe('every operation of the action node in a real workflow', () => {
 			baseUrl: simulator.url,
 			apiKey: simulator.apiKey,
 		});
-		const cases = operationCases({
-			session: SESSION,
-			pairingSession: SEED.instances.pairing.name,
-			alice: ALICE,
-			bruno: SEED.contacts.bruno,
-			bakery: SEED.contacts.bakery,
-			hikersGroup: SEED.groups.hikers.id,
-			teamGroup: SEED.groups.team.id,
-			aliceTextId: SEED.messages.aliceText.id,
-			aliceImageId: SEED.messages.aliceImage.id,
-		});
+		const cases = seededOperationCases();
 		expect(cases.map((operationCase) => operationCase.name).sort()).toEqual(everyOperation());
 		const created = await n8n.api.post('/workflows', operationsWorkflow(credential, cases));
 		expect(created.status).toBe(200);
@@ -263,51 +247,7 @@ describe('every operation of the action node in a real workflow', () => {
 
 		const run = await executeWorkflow(n8n, String(created.data.id));
 
-		const runData = run.data.resultData.runData;
-		const firstItem = (name: string) => runData[name]?.[0]?.data?.main?.[0]?.[0];
-		for (const { name } of cases) {
-			expect({ name, ran: runData[name] !== undefined }).toEqual({ name, ran: true });
-			const item = firstItem(name);
-			if (name === 'profile.get') continue;
-			expect({ name, error: item?.json?.error }).toEqual({ name, error: undefined });
-		}
-		// The gateway answers 501 for Profile Get; with "continue" it is an error item that says so.
-		expect(String(firstItem('profile.get')?.json.error)).toMatch(/^Gateway error 501: /);
-		expect(firstItem('message.sendText')?.json).toEqual(
-			expect.objectContaining({
-				messageId: expect.stringMatching(new RegExp(`^true_${ALICE.chatId}_[A-Z0-9]{20}$`)),
-			}),
-		);
-		expect(firstItem('message.downloadMedia')?.binary?.data).toEqual(
-			expect.objectContaining({ mimeType: 'image/png' }),
-		);
-		expect(firstItem('session.connect')?.binary?.data).toEqual(
-			expect.objectContaining({ mimeType: 'image/png' }),
-		);
-		expect(firstItem('session.getConnectionState')?.json).toEqual({
-			session: SESSION,
-			state: 'open',
-		});
-		expect(firstItem('session.logout')?.json).toMatchObject({ loggedOut: true });
-		expect(firstItem('contact.getProfilePicture')?.binary?.data).toEqual(
-			expect.objectContaining({ mimeType: 'image/png' }),
-		);
-		expect(firstItem('group.get')?.json).toEqual(
-			expect.objectContaining({ id: SEED.groups.hikers.id, subject: SEED.groups.hikers.subject }),
-		);
-		expect(firstItem('session.requestPairingCode')?.json).toEqual(
-			expect.objectContaining({ code: expect.any(String) }),
-		);
-		expect((runData['contact.getMany']?.[0]?.data?.main?.[0] ?? []).length).toBeGreaterThanOrEqual(
-			4,
-		);
-		// What reached the gateway: one authenticated request per operation at least, never an unauthenticated one.
-		expect(simulator.requests.length).toBeGreaterThanOrEqual(cases.length);
-		expect(simulator.requests.every((request) => request.auth === 'valid')).toBe(true);
-		expect(simulator.requestsTo('/message/sendText/', 'POST').at(-1)?.body).toEqual({
-			number: ALICE.number,
-			textMessage: { text: 'Hello from n8n' },
-		});
+		await expectEveryOperationResults(n8n, simulator, run.data.resultData.runData, cases);
 	});
 });
 

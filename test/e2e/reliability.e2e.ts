@@ -15,7 +15,9 @@ import {
 	activate,
 	allExecutions,
 	createCredential,
+	deliverBurst,
 	hasFeature,
+	triggerMessageIds,
 	untilCountReaches,
 } from './e2e-helpers.cts';
 import type { N8n2xFeature } from './e2e-helpers.cts';
@@ -223,34 +225,13 @@ describe('a burst of deliveries into an active trigger', () => {
 			{ length: BURST.deliveries },
 			(_, index) => `BURST${String(index).padStart(15, '0')}`,
 		);
-		const statuses: number[] = [];
-		const accepted: string[] = [];
-		const refused: string[] = [];
-		let next = 0;
-		const deliverAll = async () => {
-			while (next < ids.length) {
-				const id = ids[next++];
-				const response = await axios.post(
-					registered!.url,
-					{
-						event: 'messages.upsert',
-						instance: SESSION,
-						data: {
-							key: { remoteJid: `${ALICE.number}@s.whatsapp.net`, fromMe: false, id },
-							pushName: ALICE.pushName,
-							message: { conversation: `burst ${id}` },
-							messageType: 'conversation',
-							messageTimestamp: Math.floor(Date.now() / 1000),
-						},
-					},
-					{ validateStatus: () => true },
-				);
-				statuses.push(response.status);
-				if (response.status === 200) accepted.push(id);
-				else refused.push(`${response.status} ${JSON.stringify(response.data)}`);
-			}
-		};
-		await Promise.all(Array.from({ length: BURST.concurrency }, deliverAll));
+		const { statuses, accepted, refused } = await deliverBurst({
+			url: registered!.url,
+			session: SESSION,
+			from: ALICE,
+			ids,
+			concurrency: BURST.concurrency,
+		});
 		// n8n 1.x on SQLite refuses some deliveries of such a burst (NEEDS_N8N_2X.burst): only those
 		// two answers, which a gateway retries; every delivery it accepted must still run exactly once.
 		expect(refused).toEqual(
@@ -273,22 +254,7 @@ describe('a burst of deliveries into an active trigger', () => {
 		const executions = await allExecutions(n8n, workflowId);
 		expect(executions).toHaveLength(accepted.length);
 		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
-		const withData = await allExecutions(n8n, workflowId, true);
-		const seen = withData.map(
-			(execution) =>
-				String(
-					(
-						execution.data as {
-							resultData: {
-								runData: Record<
-									string,
-									Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>
-								>;
-							};
-						}
-					).resultData.runData['On Message'][0].data.main[0][0].json.messageId,
-				).split('_')[2],
-		);
+		const seen = triggerMessageIds(await allExecutions(n8n, workflowId, true));
 		expect(new Set(seen).size).toBe(accepted.length);
 		expect([...seen].sort()).toEqual([...accepted].sort());
 

@@ -383,15 +383,28 @@ export function mediaRoundTripWorkflow(
 export function operationsWorkflow(
 	credential: CredentialRef,
 	cases: OperationCase[],
+	start: 'manual' | { webhookPath: string } = 'manual',
 ): WorkflowJson {
-	const trigger: INode = {
-		id: randomUUID(),
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	// Manual for `n8n execute`; a Webhook node where the run must come in as a production call.
+	const trigger: INode =
+		start === 'manual'
+			? {
+					id: randomUUID(),
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				}
+			: {
+					id: randomUUID(),
+					name: 'Start',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: { httpMethod: 'POST', path: start.webhookPath, responseMode: 'onReceived' },
+				};
 	const nodes: INode[] = cases.map((operationCase, index) => ({
 		id: randomUUID(),
 		name: operationCase.name,

@@ -64,7 +64,7 @@ describe('the GitHub workflows', () => {
 		[
 			'ci.yml',
 			'jobs.test.steps[].run',
-			'apt-get update && apt-get install -y --no-install-recommends chromium',
+			'apt-get update && apt-get install -y --no-install-recommends chromium redis-server',
 		],
 		['ci.yml', 'jobs.test.steps[].run', 'npm ci'],
 		['ci.yml', 'jobs.test.steps[].run', 'npm test'],

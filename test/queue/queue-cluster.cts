@@ -179,11 +179,8 @@ export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> 
 				current.child.signalCode === null;
 			const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
 				if (!current || !running()) return;
-				if (signal === 'SIGKILL' && current.child.pid !== undefined) {
-					const exited = new Promise((resolve) => current!.child.once('exit', resolve));
-					process.kill(-current.child.pid, 'SIGKILL');
-					await exited;
-				}
+				// A crash: the whole group at once, no shutdown. Either way the log is closed after.
+				if (signal === 'SIGKILL') process.kill(-current.child.pid!, 'SIGKILL');
 				await current.stop();
 			};
 			cleanups.push(() => stop());

@@ -9,14 +9,40 @@ import { sleep } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { activate, createCredential, until } from '../e2e/e2e-helpers.cts';
-import { ACTION_TYPE, CREDENTIAL_TYPE, echoBotWorkflow, TRIGGER_TYPE } from '../e2e/workflows.cts';
+import {
+	activate,
+	allExecutions,
+	createCredential,
+	deliverBurst,
+	triggerMessageIds,
+	until,
+	untilCountReaches,
+} from '../e2e/e2e-helpers.cts';
+import type { BurstResult } from '../e2e/e2e-helpers.cts';
+import {
+	everyOperation,
+	expectEveryOperationResults,
+	seededOperationCases,
+} from '../e2e/every-operation.cts';
+import {
+	ACTION_TYPE,
+	countingTriggerWorkflow,
+	CREDENTIAL_TYPE,
+	echoBotWorkflow,
+	operationsWorkflow,
+	TRIGGER_TYPE,
+} from '../e2e/workflows.cts';
+import { expectReadmeSection } from '../support/readme-section.cts';
 import type { CredentialRef } from '../e2e/workflows.cts';
-import { startQueueCluster } from './queue-cluster.cts';
+import { startQueueCluster, WORKER_CONCURRENCY } from './queue-cluster.cts';
 import type { QueueCluster } from './queue-cluster.cts';
 
 const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice;
+const BURST = { deliveries: 500, concurrency: 25 };
+const WORKER_STOP = { deliveries: 200, concurrency: 25, stopAfter: 60, replyDelayMs: 1500 };
+/** Figures for the README, filled by the tests that measure them. */
+const figures: Record<string, IDataObject> = {};
 
 let simulator: Simulator;
 let cluster: QueueCluster;
@@ -36,31 +62,64 @@ afterAll(async () => {
 	await simulator?.stop();
 });
 
-/** The executions of a workflow, read on main (the public API pages through them). */
-async function executionsOf(workflowId: string, includeData = false): Promise<IDataObject[]> {
-	const all: IDataObject[] = [];
-	let cursor: string | undefined;
-	for (let page = 0; page < 100; page++) {
-		const response = await cluster.main.api.get('/executions', {
-			params: { workflowId, includeData, limit: 250, cursor },
-		});
-		expect(response.status).toBe(200);
-		all.push(...(response.data.data as IDataObject[]));
-		cursor = response.data.nextCursor ?? undefined;
-		if (!cursor || response.data.data.length === 0) break;
-	}
-	return all;
-}
-
 /** Which worker ran each execution, from the line n8n's job processor logs when it starts one. */
-function workerOfExecutions(): Map<string, string> {
+function workerOfExecutions(event: 'started' | 'finished' = 'started'): Map<string, string> {
 	const ranBy = new Map<string, string>();
+	const line = new RegExp(`Worker ${event} execution (\\d+) \\(job`, 'g');
 	for (const worker of cluster.workers) {
-		for (const match of worker.log().matchAll(/Worker started execution (\d+) \(job/g)) {
-			ranBy.set(match[1], worker.name);
-		}
+		for (const match of worker.log().matchAll(line)) ranBy.set(match[1], worker.name);
 	}
 	return ranBy;
+}
+
+/** Message IDs BURST000…, 20 characters like the gateway's. */
+function burstIds(prefix: string, count: number): string[] {
+	return Array.from(
+		{ length: count },
+		(_, index) => `${prefix}${String(index).padStart(20 - prefix.length, '0')}`,
+	);
+}
+
+/** Activates a trigger workflow and returns its id and the URL it registered at the gateway. */
+async function activeTrigger(workflow: IDataObject): Promise<{ workflowId: string; url: string }> {
+	const created = await cluster.main.api.post('/workflows', workflow);
+	expect(created.status).toBe(200);
+	const workflowId = String(created.data.id);
+	await activate(cluster.main, workflowId);
+	const url = simulator.getWebhook(SESSION)?.url;
+	expect(url?.startsWith(`${cluster.webhookUrl}/webhook/`)).toBe(true);
+	return { workflowId, url: url! };
+}
+
+/** The percentile of sorted values (nearest rank). */
+function percentile(sorted: number[], fraction: number): number {
+	return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+/**
+ * Executions of a workflow with the message ID of their trigger item, their worker and, for a
+ * failed one, n8n's error (an execution whose worker died keeps no item, only that error).
+ */
+async function executionsByMessage(workflowId: string) {
+	const executions = await allExecutions(cluster.main, workflowId, true);
+	const ids = triggerMessageIds(executions);
+	const ranBy = workerOfExecutions();
+	return executions.map((execution, index) => ({
+		messageId: ids[index],
+		status: String(execution.status),
+		stoppedAt: Date.parse(String(execution.stoppedAt)),
+		worker: ranBy.get(String(execution.id)),
+		error: (execution.data as { resultData: { error?: { message?: string } } }).resultData.error
+			?.message,
+	}));
+}
+
+/** Deliveries acknowledged but never run, and messages run more than once. */
+function lostAndDoubled(burst: BurstResult, seen: string[]) {
+	return {
+		lost: burst.accepted.filter((id) => !seen.includes(id)),
+		doubled: seen.filter((id, index) => seen.indexOf(id) !== index),
+	};
 }
 
 describe('n8n 2.41.1 in queue mode: main, webhook processor, two workers', () => {
@@ -130,7 +189,7 @@ describe('n8n 2.41.1 in queue mode: main, webhook processor, two workers', () =>
 		);
 		expect(delivery.status).toBe(200);
 		const [execution] = await until('the execution', 60_000, async () => {
-			const list = await executionsOf(workflowId);
+			const list = await allExecutions(cluster.main, workflowId);
 			return list.length > 0 && list.every((entry) => entry.stoppedAt) ? list : undefined;
 		});
 		expect(execution.status).toBe('success');
@@ -157,12 +216,213 @@ describe('n8n 2.41.1 in queue mode: main, webhook processor, two workers', () =>
 		);
 		expect(wrongToken.status).toBe(401);
 		await sleep(2000);
-		expect(await executionsOf(workflowId)).toHaveLength(1);
+		expect(await allExecutions(cluster.main, workflowId)).toHaveLength(1);
 
 		const deactivated = await cluster.main.api.post(`/workflows/${workflowId}/deactivate`, {});
 		expect(deactivated.status).toBe(200);
 		await until('the previous webhook to be restored', 60_000, async () =>
 			simulator.getWebhook(SESSION)?.url === previous ? true : undefined,
+		);
+	});
+
+	it('runs every operation of the action node on a worker, with the same results as in one process, binary data included', async () => {
+		simulator.reset();
+		const cases = seededOperationCases();
+		expect(cases.map((operationCase) => operationCase.name).sort()).toEqual(everyOperation());
+		const webhookPath = `every-operation-${Date.now()}`;
+		const created = await cluster.main.api.post(
+			'/workflows',
+			operationsWorkflow(credential, cases, { webhookPath }),
+		);
+		expect(created.status).toBe(200);
+		const workflowId = String(created.data.id);
+		await activate(cluster.main, workflowId);
+		simulator.clearLogs();
+
+		const called = await axios.post(
+			`${cluster.webhookUrl}/webhook/${webhookPath}`,
+			{},
+			{
+				validateStatus: () => true,
+			},
+		);
+		expect(called.status).toBe(200);
+		const [execution] = await until('the execution', 120_000, async () => {
+			const list = await allExecutions(cluster.main, workflowId);
+			return list.length > 0 && list.every((entry) => entry.stoppedAt) ? list : undefined;
+		});
+		expect(workerOfExecutions().get(String(execution.id))).toMatch(/^worker-[12]$/);
+		const withData = await cluster.main.api.get(`/executions/${String(execution.id)}`, {
+			params: { includeData: true },
+		});
+		expect(withData.status).toBe(200);
+		// Binary outputs are kept in the database (queue mode's mode) and read back through main.
+		await expectEveryOperationResults(
+			cluster.main,
+			simulator,
+			withData.data.data.resultData.runData,
+			cases,
+		);
+		await cluster.main.api.post(`/workflows/${workflowId}/deactivate`, {});
+	});
+
+	it(`a burst of ${BURST.deliveries} deliveries, ${BURST.concurrency} at a time: exactly ${BURST.deliveries} executions, on both workers`, async () => {
+		simulator.reset();
+		const { workflowId, url } = await activeTrigger(
+			countingTriggerWorkflow(credential, SESSION) as unknown as IDataObject,
+		);
+		const started = Date.now();
+		const burst = await deliverBurst({
+			url,
+			session: SESSION,
+			from: ALICE,
+			ids: burstIds('QBURST', BURST.deliveries),
+			concurrency: BURST.concurrency,
+		});
+		expect(burst.refused).toEqual([]);
+		await untilCountReaches(
+			'every execution to finish',
+			burst.accepted.length,
+			300_000,
+			async () =>
+				(await allExecutions(cluster.main, workflowId)).filter((execution) => execution.stoppedAt)
+					.length,
+		);
+		// A moment more, so an execution started twice would have shown up too.
+		await sleep(2000);
+		const executions = await executionsByMessage(workflowId);
+		const seen = executions.map((execution) => execution.messageId);
+		expect(lostAndDoubled(burst, seen)).toEqual({ lost: [], doubled: [] });
+		expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+		const perWorker = cluster.workers.map(
+			(worker) => executions.filter((execution) => execution.worker === worker.name).length,
+		);
+		expect(perWorker.every((count) => count > 0)).toBe(true);
+		expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(BURST.deliveries);
+		const latencies = executions
+			.map((execution) => execution.stoppedAt - burst.sentAt.get(execution.messageId)!)
+			.sort((a, b) => a - b);
+		const lastFinished = Math.max(...executions.map((execution) => execution.stoppedAt));
+		figures.burst = {
+			deliveries: BURST.deliveries,
+			concurrency: BURST.concurrency,
+			answered200: burst.accepted.length,
+			executions: executions.length,
+			perWorker: perWorker.join(' + '),
+			perSecond: (executions.length / ((lastFinished - started) / 1000)).toFixed(0),
+			p50: percentile(latencies, 0.5),
+			p95: percentile(latencies, 0.95),
+		};
+		await cluster.main.api.post(`/workflows/${workflowId}/deactivate`, {});
+	});
+
+	it.each([
+		{ signal: 'SIGTERM' as const, meaning: 'shut down gracefully' },
+		{ signal: 'SIGKILL' as const, meaning: 'killed (a crash)' },
+	])(
+		`a worker $meaning mid-burst ($signal): every acknowledged delivery has its execution`,
+		async ({ signal }) => {
+			simulator.reset();
+			// Each execution replies after a delay, so both workers have executions in flight when one goes.
+			const workflow = echoBotWorkflow(credential, SESSION);
+			workflow.nodes[1].parameters.options = { delay: WORKER_STOP.replyDelayMs };
+			const { workflowId, url } = await activeTrigger(workflow as unknown as IDataObject);
+			const [other, stopped] = cluster.workers;
+			let stopping: Promise<void> | undefined;
+			let stoppedAt = 0;
+			const burst = await deliverBurst({
+				url,
+				session: SESSION,
+				from: ALICE,
+				ids: burstIds(`Q${signal}`, WORKER_STOP.deliveries),
+				concurrency: WORKER_STOP.concurrency,
+				onAnswered: (answered) => {
+					if (answered !== WORKER_STOP.stopAfter) return;
+					stoppedAt = Date.now();
+					stopping = stopped.stop(signal);
+				},
+			});
+			await stopping;
+			expect(burst.refused).toEqual([]);
+			// Every acknowledged delivery has an execution, and every execution ends, also those a
+			// crash took with it (n8n ends them once Bull finds their job stalled).
+			await untilCountReaches(
+				'every execution to end',
+				burst.accepted.length,
+				240_000,
+				async () =>
+					(await allExecutions(cluster.main, workflowId)).filter((execution) => execution.stoppedAt)
+						.length,
+			);
+			await sleep(2000);
+			const executions = await executionsByMessage(workflowId);
+			expect(executions).toHaveLength(burst.accepted.length);
+			const succeeded = executions.filter((execution) => execution.status === 'success');
+			const ended = executions.filter((execution) => execution.status !== 'success');
+			// Each message that ran, ran once; none that was not delivered.
+			const seen = succeeded.map((execution) => execution.messageId);
+			expect(new Set(seen).size).toBe(seen.length);
+			expect(seen.filter((id) => !burst.accepted.includes(id))).toEqual([]);
+			const ranOn = (worker: string) =>
+				succeeded.filter((execution) => execution.worker === worker).length;
+			figures[signal] = {
+				deliveries: burst.accepted.length,
+				succeeded: succeeded.length,
+				onStopped: ranOn(stopped.name),
+				onOther: ranOn(other.name),
+				ended: ended.length,
+				endedAfter: ended.length
+					? (
+							(Math.max(...ended.map((execution) => execution.stoppedAt)) - stoppedAt) /
+							1000
+						).toFixed(0)
+					: 0,
+			};
+			expect(ranOn(other.name)).toBeGreaterThan(0);
+			if (signal === 'SIGTERM') {
+				// A graceful shutdown finishes what the worker runs; the other worker takes the rest.
+				expect(ended).toEqual([]);
+				expect(lostAndDoubled(burst, seen)).toEqual({ lost: [], doubled: [] });
+			} else {
+				// n8n 2.41.1 runs no job again whose worker died (Bull's maxStalledCount is 0): what the
+				// killed worker had in flight, at most its concurrency, ends as an error saying so.
+				expect(ended.length).toBeGreaterThan(0);
+				expect(ended.length).toBeLessThanOrEqual(WORKER_CONCURRENCY);
+				expect(
+					ended.map((execution) => [
+						execution.status,
+						// Not always in its log: a worker killed between taking a job and logging it.
+						execution.worker === other.name ? other.name : 'not the other worker',
+						execution.error,
+					]),
+				).toEqual(
+					ended.map(() => [
+						'error',
+						'not the other worker',
+						expect.stringMatching(/failed to be processed too many times and will no longer retry/),
+					]),
+				);
+			}
+			await cluster.main.api.post(`/workflows/${workflowId}/deactivate`, {});
+			await stopped.start();
+		},
+	);
+
+	it('shows the measured figures in the README', () => {
+		const { burst, SIGTERM: term, SIGKILL: kill } = figures;
+		expect([burst, term, kill].every(Boolean)).toBe(true);
+		expectReadmeSection(
+			'queue:figures',
+			[
+				'Measured with the packed package in n8n 2.41.1 in queue mode (PostgreSQL 18, Redis 7, one main, one webhook processor, two workers with concurrency 10, all on a 2-core machine) against the gateway simulator:',
+				'',
+				'| Run | Deliveries | Executions |',
+				'| --- | --- | --- |',
+				`| Burst into an active trigger, ${burst.concurrency} at a time | ${burst.deliveries}, ${burst.answered200} answered 200 by the webhook processor | ${burst.executions} (${burst.perWorker} on the two workers), none lost or run twice; ${burst.perSecond} executions/s, delivery to finished execution p50 ${burst.p50} ms, p95 ${burst.p95} ms |`,
+				`| A worker stopped with SIGTERM (graceful) mid-burst | ${term.deliveries} acknowledged | ${term.succeeded} succeeded: ${term.onStopped} on the stopped worker before it went, ${term.onOther} on the other; ${term.ended} failed, none lost or run twice |`,
+				`| A worker killed with SIGKILL (a crash) mid-burst | ${kill.deliveries} acknowledged | ${kill.succeeded} succeeded (${kill.onOther} on the other worker); the ${kill.ended} the killed worker had in flight ended as errors ("failed to be processed too many times") ${kill.endedAfter} s after the kill and were not run again; none lost |`,
+			].join('\n'),
+			/\d+ executions\/s|p50 \d+ ms|p95 \d+ ms|\d+ \+ \d+ on the two|\d+ succeeded|\d+ on the stopped worker|\d+ on the other|the \d+ the killed|\d+ s after/g,
 		);
 	});
 });
