@@ -3,9 +3,12 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { webhook as sendAndWaitWebhook } from './actions/message/sendAndWait.operation';
 import { router } from './actions/router';
 import { listSearch } from './methods';
 import { operationProperties, resourceProperty } from './actions/resources';
@@ -29,6 +32,19 @@ export class MessagingGateway implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'messagingGatewayApi', required: true }],
+		// Send and Wait for Response: the answer links resume the waiting execution here. n8n signs
+		// them and checks the signature (operation "sendAndWait", path = the node's ID).
+		webhooks: ['GET', 'POST'].map((httpMethod) => ({
+			name: 'default' as const,
+			httpMethod,
+			responseMode: 'onReceived',
+			responseData: '',
+			path: '={{ $nodeId }}',
+			restartWebhook: true,
+			isFullPath: true,
+		})),
+		waitingNodeTooltip:
+			'=Waiting for the answer to the message sent to {{ $parameter["chatId"] ?? "the chat" }}',
 		properties: [resourceProperty, ...operationProperties],
 	};
 
@@ -36,5 +52,9 @@ export class MessagingGateway implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitWebhook.call(this);
 	}
 }

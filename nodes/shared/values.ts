@@ -26,3 +26,16 @@ const INVISIBLE = /[\s\u00AD\u180E\u200B-\u200F\u2028-\u202F\u2060-\u2064\uFEFF]
 export function isBlank(text: string): boolean {
 	return text.replace(INVISIBLE, '') === '';
 }
+
+const HTML_ESCAPES: Record<string, string> = {
+	'&': '&amp;',
+	'<': '&lt;',
+	'>': '&gt;',
+	'"': '&quot;',
+	"'": '&#39;',
+};
+
+/** Text made safe to put into an HTML page or attribute. */
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]);
+}

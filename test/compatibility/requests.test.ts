@@ -184,6 +184,21 @@ const OPERATIONS: OperationCase[] = [
 	op('message.get', { messageId: aliceText.id }),
 	op('message.markAsRead', { messageIds: `${aliceText.id}, ${hikersQuestion.id}` }),
 	op('message.react', { messageId: aliceText.id, reaction: '👍' }),
+	op(
+		'message.sendAndWait',
+		{ chatId: byId(alice.number), message: 'Refund of $120 for order #1042?' },
+		[
+			{
+				label: 'approve and decline, as URL buttons, with a time limit',
+				parameters: {
+					approvalOptions: { values: { approvalType: 'double' } },
+					delivery: 'buttons',
+					options: { limitWaitTime: { values: { resumeAmount: 2, resumeUnit: 'hours' } } },
+				},
+			},
+			{ label: 'free text', parameters: { responseType: 'freeText' } },
+		],
+	),
 	op('message.sendAudio', { chatId: byId(alice.number), ...fromUrl('hello.mp3') }, [
 		{ label: 'from a binary file', parameters: FROM_BINARY, items: [AUDIO_ITEM] },
 		{

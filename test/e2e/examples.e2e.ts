@@ -10,9 +10,9 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData, IRun, IRunData } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
+import type { MessageSnapshot, Simulator } from '../simulator/index.cts';
 import { avatarPng } from '../simulator/png.cts';
-import { startFakeOpenAi } from '../support/fake-openai.cts';
+import { FAKE_TOOL_CALL_ID, startFakeOpenAi } from '../support/fake-openai.cts';
 import type { FakeOpenAi } from '../support/fake-openai.cts';
 import {
 	activate,
@@ -204,6 +204,21 @@ function nodeOf(example: WorkflowJson, type: string): INode {
 	return node;
 }
 
+interface FromAiField {
+	description: string;
+	type: string;
+}
+
+/** The `$fromAI('key', 'description', 'type')` calls in a tool node's parameters, by key. */
+function fromAiFieldsOf(node: INode): Record<string, FromAiField> {
+	const calls = JSON.stringify(node.parameters).matchAll(
+		/\$fromAI\('([^']+)', '([^']*)', '([^']+)'\)/g,
+	);
+	return Object.fromEntries(
+		[...calls].map(([, key, description, type]) => [key, { description, type }]),
+	);
+}
+
 const CASES: Record<string, ExampleCase> = {
 	'echo-bot.json': {
 		session: CONNECTED,
@@ -300,39 +315,81 @@ const CASES: Record<string, ExampleCase> = {
 		},
 	},
 
-	'ai-agent-tool.json': {
+	'ai-agent-whatsapp.json': {
 		session: CONNECTED,
 		run: async (workflowId, example) => {
 			const tool = nodeOf(example, TOOL_TYPE);
+			const fields = fromAiFieldsOf(tool);
 			const script = {
-				toolArguments: { message: 'We open at 9 am tomorrow. See you!' },
-				finalText: 'I told the customer we open at 9 am.',
+				toolArguments: { message: 'We open at 9 am tomorrow. See you!', quoteCustomer: true },
+				finalText: 'I told the customer we open at 9 am, quoting their question.',
 			};
+			expect(Object.keys(fields).sort()).toEqual(Object.keys(script.toolArguments).sort());
 			fakeOpenAi.script(script);
+			let question: MessageSnapshot | undefined;
 			await whileActive(workflowId, async () => {
-				await simulator.injectInboundMessage({ from: ALICE.number, text: 'When do you open?' });
+				question = await simulator.injectInboundMessage({
+					from: ALICE.number,
+					text: 'When do you open?',
+				});
 				const [execution] = await finishedExecutions(workflowId, 1);
 				expect(outcome(execution)).toBe('success');
+				// The agent's final answer is the workflow's output.
 				expect(firstItems(runDataOf(execution), 'AI Agent')[0].json.output).toBe(script.finalText);
 			});
-			// The tool sent what the model asked for, to the customer who wrote.
+			// The tool sent what the model asked for, to the customer who wrote, quoting the question.
+			expect(sendTextRequests().map((request) => request.path)).toEqual([
+				`/message/sendText/${CONNECTED}`,
+			]);
 			expect(sendTextRequests().map((request) => request.body)).toEqual([
-				{ number: ALICE.number, textMessage: { text: script.toolArguments.message } },
+				{
+					number: ALICE.number,
+					options: {
+						quoted: {
+							key: { id: question!.shortId, remoteJid: question!.remoteJid, fromMe: false },
+						},
+					},
+					textMessage: { text: script.toolArguments.message },
+				},
 			]);
 			const [toolCall, final] = fakeOpenAi.completions;
-			expect(fakeOpenAi.completions).toHaveLength(2);
-			expect(toolCall.authorization).toBe('Bearer dummy-openai-key');
-			expect(toolCall.body.tools?.map((offered) => offered.function.name)).toEqual([
-				tool.name.replace(/ /g, '_'),
+			expect(fakeOpenAi.completions.map((completion) => completion.answered)).toEqual([
+				{ toolCall: tool.name.replace(/ /g, '_'), arguments: script.toolArguments },
+				{ text: script.finalText },
 			]);
-			expect(toolCall.body.tools?.[0].function.parameters).toEqual(
-				expect.objectContaining({ required: ['message'] }),
-			);
+			expect(toolCall.authorization).toBe('Bearer dummy-openai-key');
 			expect(JSON.stringify(toolCall.body.messages)).toContain('When do you open?');
-			// The model got the tool's result: the sent message's ID.
+			// What the model reads about the tool: the example's description, and one described
+			// parameter per $fromAI() field, all of them required.
+			expect(toolCall.body.tools).toHaveLength(1);
+			const offered = toolCall.body.tools![0].function;
+			expect(offered.name).toBe(tool.name.replace(/ /g, '_'));
+			expect(offered.description).toBe(tool.parameters.toolDescription);
+			expect(offered.parameters).toEqual(
+				expect.objectContaining({
+					type: 'object',
+					properties: Object.fromEntries(
+						Object.entries(fields).map(([key, field]) => [
+							key,
+							{ type: field.type, description: field.description },
+						]),
+					),
+				}),
+			);
+			expect((offered.parameters!.required as string[]).sort()).toEqual(Object.keys(fields).sort());
+			for (const field of Object.values(fields))
+				expect(field.description.length).toBeGreaterThan(20);
+			// The model got the tool's result: the ID of the message the gateway stored as sent.
 			const toolResult = final.body.messages.find((message) => message.role === 'tool');
-			expect(String(toolResult?.content)).toMatch(new RegExp(`true_${ALICE.chatId}_`));
-			expect(final.answered).toEqual({ text: script.finalText });
+			expect(toolResult?.tool_call_id).toBe(FAKE_TOOL_CALL_ID);
+			const sentId = new RegExp(`true_${ALICE.chatId}_[A-Za-z0-9]+`).exec(
+				String(toolResult?.content),
+			)?.[0];
+			const sent = simulator.findMessage(CONNECTED, String(sentId));
+			expect(sent).toEqual(
+				expect.objectContaining({ id: sentId, fromMe: true, chatId: ALICE.chatId }),
+			);
+			expect(JSON.stringify(sent?.evolution)).toContain(script.toolArguments.message);
 		},
 		// n8n 1.x has no AI Agent 3.1: the workflow cannot be activated, and nothing is sent.
 		on1x: async (workflowId) => {

@@ -113,6 +113,17 @@ export function qrLoginWorkflow(
 	};
 }
 
+/** A node without parameters yet, at a position on the canvas. */
+export function plainNode(
+	name: string,
+	type: string,
+	typeVersion: number,
+	x: number,
+	y = 0,
+): INode {
+	return { id: randomUUID(), name, type, typeVersion, position: [x, y], parameters: {} };
+}
+
 export interface OperationCase {
 	/** Node name in the workflow, e.g. "message.sendText". */
 	name: string;
@@ -324,16 +335,8 @@ export function mediaRoundTripWorkflow(
 	chatId: string,
 	file: { base64: string; fileName: string; mimeType: string },
 ): WorkflowJson {
-	const node = (name: string, type: string, typeVersion: number, x: number): INode => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, 0],
-		parameters: {},
-	});
 	const gatewayNode = (name: string, x: number, parameters: IDataObject): INode => ({
-		...node(name, ACTION_TYPE, 2, x),
+		...plainNode(name, ACTION_TYPE, 2, x),
 		parameters: {
 			resource: 'message',
 			session: { __rl: true, mode: 'name', value: session },
@@ -345,13 +348,13 @@ export function mediaRoundTripWorkflow(
 		name: 'Media round trip (Messaging Gateway)',
 		settings: SETTINGS,
 		nodes: [
-			node('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
+			plainNode('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
 			{
-				...node('File As Base64', 'n8n-nodes-base.set', 3.4, 200),
+				...plainNode('File As Base64', 'n8n-nodes-base.set', 3.4, 200),
 				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ content: file.base64 }) },
 			},
 			{
-				...node('To File', 'n8n-nodes-base.convertToFile', 1.1, 400),
+				...plainNode('To File', 'n8n-nodes-base.convertToFile', 1.1, 400),
 				parameters: {
 					operation: 'toBinary',
 					sourceProperty: 'content',
@@ -436,16 +439,8 @@ export function itemsThroughNodeWorkflow(
 	parameters: IDataObject,
 	onError: 'continueRegularOutput' | 'continueErrorOutput',
 ): WorkflowJson {
-	const node = (name: string, type: string, typeVersion: number, x: number, y = 0): INode => ({
-		id: randomUUID(),
-		name,
-		type,
-		typeVersion,
-		position: [x, y],
-		parameters: {},
-	});
 	const send: INode = {
-		...node('Send', ACTION_TYPE, 1, 900),
+		...plainNode('Send', ACTION_TYPE, 1, 900),
 		parameters: parameters as INode['parameters'],
 		credentials: { [CREDENTIAL_TYPE]: credential },
 		onError,
@@ -458,18 +453,18 @@ export function itemsThroughNodeWorkflow(
 		name: `Items through the node (${onError})`,
 		settings: SETTINGS,
 		nodes: [
-			node('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
+			plainNode('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
 			{
-				...node('Items', 'n8n-nodes-base.set', 3.4, 300),
+				...plainNode('Items', 'n8n-nodes-base.set', 3.4, 300),
 				parameters: { mode: 'raw', jsonOutput: JSON.stringify({ items }) },
 			},
 			{
-				...node('Split', 'n8n-nodes-base.splitOut', 1, 600),
+				...plainNode('Split', 'n8n-nodes-base.splitOut', 1, 600),
 				parameters: { fieldToSplitOut: 'items' },
 			},
 			send,
-			node('Sent', 'n8n-nodes-base.noOp', 1, 1200, -100),
-			node('Failed', 'n8n-nodes-base.noOp', 1, 1200, 100),
+			plainNode('Sent', 'n8n-nodes-base.noOp', 1, 1200, -100),
+			plainNode('Failed', 'n8n-nodes-base.noOp', 1, 1200, 100),
 		],
 		connections: {
 			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },

@@ -75,6 +75,7 @@ const VALID: Record<string, INodeParameters> = {
 		rows: { row: [{ title: 'Soup' }] },
 	},
 	'message/markAsRead': { messageIds: MESSAGE_ID },
+	'message/sendAndWait': { chatId: byId(ALICE), message: 'Approve?' },
 	'message/edit': { messageId: OWN_MESSAGE_ID, text: 'Fixed' },
 	'message/deleteForEveryone': { messageId: OWN_MESSAGE_ID },
 	'contact/checkNumber': { numbers: ALICE },
@@ -251,6 +252,22 @@ const CASES: BadInput[] = [
 		'\u200B',
 		OBJECT,
 	]),
+	...fieldCases('text', 'message/sendAndWait', { message: FROM_ITEM }, /^Message must /, [
+		'',
+		'\u200B',
+		OBJECT,
+	]),
+	...fieldCases(
+		'date',
+		'message/sendAndWait',
+		{
+			options: {
+				limitWaitTime: { values: { limitType: 'atSpecifiedTime', maxDateAndTime: FROM_ITEM } },
+			},
+		},
+		/^Max Date and Time must be /,
+		['soon', '', OBJECT],
+	),
 	...fieldCases('message ID', 'message/markAsRead', { messageIds: FROM_ITEM }, /^Message IDs /, [
 		'abc',
 		[],

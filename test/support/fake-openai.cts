@@ -1,8 +1,9 @@
 /**
  * A tiny OpenAI-compatible chat model for end-to-end tests of AI Agent workflows: the first
- * completion of a conversation calls the one tool the agent offers with scripted arguments, and
- * once the conversation holds that tool's result it answers with a final text. Every request is
- * recorded, so a test can see which tools the agent offered and what the tool answered.
+ * completion of a conversation calls the one tool the agent offers with scripted arguments (when
+ * their keys are the tool's parameters; otherwise it answers with a text saying so), and once the
+ * conversation holds that tool's result it answers with a final text. Every request is recorded,
+ * so a test can see which tools the agent offered and what the tool answered.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,7 +51,8 @@ export interface FakeOpenAi {
 	stop(): Promise<void>;
 }
 
-const TOOL_CALL_ID = 'call_fake_0001';
+/** The ID of the fake's tool call, which the tool's result must name. */
+export const FAKE_TOOL_CALL_ID = 'call_fake_0001';
 
 function completion(message: Record<string, unknown>, finishReason: string) {
 	return {
@@ -91,8 +93,21 @@ function answer(
 		};
 	}
 	const name = tools[0].function.name;
+	const offered = Object.keys(
+		(tools[0].function.parameters?.properties as Record<string, unknown> | undefined) ?? {},
+	).sort();
+	const scripted = Object.keys(script.toolArguments).sort();
+	if (JSON.stringify(offered) !== JSON.stringify(scripted)) {
+		// A call the tool's schema rejects would fail far from the cause: say it in the answer.
+		const text = `The fake model's arguments (${scripted.join(', ')}) are not the tool's parameters (${offered.join(', ')})`;
+		return {
+			status: 200,
+			json: completion({ role: 'assistant', content: text }, 'stop'),
+			answered: { text },
+		};
+	}
 	const toolCall = {
-		id: TOOL_CALL_ID,
+		id: FAKE_TOOL_CALL_ID,
 		type: 'function',
 		function: { name, arguments: JSON.stringify(script.toolArguments) },
 	};

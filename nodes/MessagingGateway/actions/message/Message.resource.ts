@@ -10,6 +10,7 @@ import * as get from './get.operation';
 import * as findStatus from './findStatus.operation';
 import * as downloadMedia from './downloadMedia.operation';
 import * as sendMedia from './sendMedia.operation';
+import * as sendAndWait from './sendAndWait.operation';
 import * as sendAudio from './sendAudio.operation';
 import * as sendSticker from './sendSticker.operation';
 import * as sendContact from './sendContact.operation';
@@ -29,6 +30,7 @@ export {
 	findStatus,
 	downloadMedia,
 	sendMedia,
+	sendAndWait,
 	sendAudio,
 	sendSticker,
 	sendContact,
@@ -50,6 +52,7 @@ export const operations = {
 	findStatus,
 	downloadMedia,
 	sendMedia,
+	sendAndWait,
 	sendAudio,
 	sendSticker,
 	sendContact,
@@ -113,6 +116,13 @@ export const description: INodeProperties[] = [
 				description:
 					'Add an emoji reaction to a message by its full message ID, or remove your reaction with an empty reaction',
 				action: 'React to a message',
+			},
+			{
+				name: 'Send and Wait for Response',
+				value: 'sendAndWait',
+				description:
+					'Ask a contact or group a question with approve/decline links or a free text page, and wait for the answer',
+				action: 'Send a message and wait for response',
 			},
 			{
 				name: 'Send Audio',
@@ -192,6 +202,7 @@ export const description: INodeProperties[] = [
 	...findStatus.description,
 	...downloadMedia.description,
 	...sendMedia.description,
+	...sendAndWait.description,
 	...sendAudio.description,
 	...sendSticker.description,
 	...sendContact.description,
