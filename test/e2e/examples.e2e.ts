@@ -220,6 +220,44 @@ function fromAiFieldsOf(node: INode): Record<string, FromAiField> {
 }
 
 const CASES: Record<string, ExampleCase> = {
+	'approval-request.json': {
+		session: CONNECTED,
+		run: async (workflowId) => {
+			await whileActive(workflowId, async () => {
+				await simulator.injectInboundMessage({
+					from: ALICE.number,
+					text: 'My parcel arrived broken',
+				});
+				// The manager gets the question with the two signed links; the execution waits.
+				const asked = await until('the question to the manager', 30_000, async () =>
+					sendTextRequests().find(
+						(request) => (request.body as IDataObject).number === BRUNO.number,
+					),
+				);
+				const text = String(((asked.body as IDataObject).textMessage as IDataObject).text);
+				expect(text).toMatch(/wrote: "My parcel arrived broken"\nMay we give them a refund\?/);
+				const refund = /^✓ Refund: (\S+)$/m.exec(text)?.[1];
+				expect(refund).toMatch(/\/webhook-waiting\/\d+\/[\w-]+\?approved=true&signature=/);
+				const [waiting] = await until('the execution to wait', 30_000, async () => {
+					const executions = await allExecutions(n8n, workflowId);
+					return executions.some((execution) => execution.status === 'waiting')
+						? executions
+						: undefined;
+				});
+				expect(waiting.status).toBe('waiting');
+
+				const opened = await axios.get(refund!, { validateStatus: () => true });
+				expect(opened.status).toBe(200);
+				const [execution] = await finishedExecutions(workflowId, 1);
+				expect(outcome(execution)).toBe('success');
+			});
+			// The customer hears the manager's decision.
+			expect(sendTextRequests().at(-1)?.body).toEqual({
+				number: ALICE.number,
+				textMessage: { text: 'Good news: your refund is approved.' },
+			});
+		},
+	},
 	'echo-bot.json': {
 		session: CONNECTED,
 		run: async (workflowId) => {
