@@ -6,7 +6,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { classifyChat } from '../shared/identifiers';
 import { splitList } from '../shared/lists';
@@ -21,6 +21,10 @@ import {
 import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
+
+/** Tries at turning one delivery into an item, and the pause before the next (times the try). */
+const DELIVERY_ATTEMPTS = 3;
+const DELIVERY_RETRY_DELAY_MS = 100;
 import type { TriggerStaticData, WantedRegistration } from './registration';
 import { checkedEvents, isRegistered, LOG_PREFIX, register, unregister } from './registration';
 import { Redactor } from './secrets';
@@ -275,18 +279,29 @@ export class MessagingGatewayTrigger implements INodeType {
 		if (ignored) return answer.call(this, 200, { received: true, ignored });
 
 		const secrets = [expectedToken];
-		try {
-			const credentials = await this.getCredentials<{ apiKey?: unknown }>('messagingGatewayApi');
-			if (typeof credentials.apiKey === 'string') secrets.push(credentials.apiKey);
-			const item = await deliveryToItem.call(this, delivery, output, secrets);
-			return answer.call(this, 200, { received: true }, [[item]]);
-		} catch (error) {
-			const reason = new Redactor(secrets).text(messageOf(error));
-			this.logger.error(`${LOG_PREFIX} a delivery could not be turned into an item: ${reason}`);
-			return answer.call(this, 500, {
-				received: false,
-				error: 'The trigger could not turn this delivery into an item; see the n8n log',
-			});
+		// Gateways post each event once: a failure that may pass (n8n's regular expression watchdog
+		// fires on a starved process) is tried again before the event is refused and lost.
+		for (let attempt = 1; ; attempt++) {
+			try {
+				const credentials = await this.getCredentials<{ apiKey?: unknown }>('messagingGatewayApi');
+				if (typeof credentials.apiKey === 'string') secrets.push(credentials.apiKey);
+				const item = await deliveryToItem.call(this, delivery, output, secrets);
+				return answer.call(this, 200, { received: true }, [[item]]);
+			} catch (error) {
+				const reason = new Redactor(secrets).text(messageOf(error));
+				if (attempt < DELIVERY_ATTEMPTS) {
+					this.logger.warn(
+						`${LOG_PREFIX} turning a delivery into an item failed, trying again: ${reason}`,
+					);
+					await sleep(DELIVERY_RETRY_DELAY_MS * attempt);
+					continue;
+				}
+				this.logger.error(`${LOG_PREFIX} a delivery could not be turned into an item: ${reason}`);
+				return answer.call(this, 500, {
+					received: false,
+					error: 'The trigger could not turn this delivery into an item; see the n8n log',
+				});
+			}
 		}
 	}
 }

@@ -95,11 +95,21 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		throw new Error('Not used by the in-process harness');
 	}
 
+	/**
+	 * Credential reads that fail before one succeeds, with n8n's own words for its regular
+	 * expression watchdog, which fires on a starved process (a busy machine, not a bad pattern).
+	 */
+	transientFailures = 0;
+
 	async getDecrypted(
 		_additionalData: IWorkflowExecuteAdditionalData,
 		_nodeCredentials: unknown,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		if (this.transientFailures > 0) {
+			this.transientFailures--;
+			throw new Error('Regular expression execution timed out');
+		}
 		const data = this.credentialData[type];
 		if (!data) throw new Error(`No test credentials of type "${type}"`);
 		return { ...data };

@@ -51,6 +51,8 @@ export interface TriggerHarness {
 	checkExists(): Promise<boolean>;
 	create(): Promise<boolean>;
 	delete(): Promise<boolean>;
+	/** The next `count` credential reads fail as n8n's regular expression watchdog fails on a starved process. */
+	failNextCredentialReads(count: number): void;
 	/** What n8n does on activation: create only when checkExists says there is nothing. */
 	activate(): Promise<void>;
 	setParameters(parameters: INodeParameters): void;
@@ -281,6 +283,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		checkExists,
 		create,
 		delete: async () => await methods.delete.call(hookContext()),
+		failNextCredentialReads: (count) => {
+			credentialsHelper.transientFailures = count;
+		},
 		activate: async () => {
 			if (!(await checkExists())) await create();
 		},

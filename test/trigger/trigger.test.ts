@@ -188,6 +188,29 @@ describe('deliveries', () => {
 		expect(JSON.stringify(executions)).not.toContain(SEED.instances.connected.token);
 	});
 
+	it.each([
+		{ failures: 2, status: 200, executions: 1, logged: 'trying again' },
+		{ failures: 3, status: 500, executions: 0, logged: 'could not be turned into an item' },
+	])(
+		'a delivery whose item fails $failures time(s) in a row (n8n starved) is tried up to 3 times: $status',
+		async ({ failures, status, executions, logged }) => {
+			const harness = await startTrigger();
+			await harness.activate();
+			harness.failNextCredentialReads(failures);
+
+			await testbed.simulator.injectInboundMessage({
+				instance: SESSION,
+				from: ALICE.number,
+				text: 'Is my order ready?',
+			});
+			await harness.waitForDeliveries(1);
+
+			expect(harness.deliveries[0].status).toBe(status);
+			expect(harness.executions()).toHaveLength(executions);
+			expect(harness.logLines().join('\n')).toContain(logged);
+		},
+	);
+
 	it('ignores our own sent messages by default, so a bot cannot answer itself', async () => {
 		const harness = await startTrigger();
 		await harness.activate();
