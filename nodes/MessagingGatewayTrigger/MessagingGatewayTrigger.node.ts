@@ -46,8 +46,17 @@ function parseOnlyChats(this: IHookFunctions | IWebhookFunctions, raw: unknown):
 const CHAT_TYPES: Array<DeliveryFilters['chatType']> = ['all', 'direct', 'groups'];
 
 /** The filters as the parameters give them; throws, naming the field, when one is unusable. */
+/** A collection parameter (Filters, Options) read once, as one object: each event reads each once. */
+function collection(this: IHookFunctions | IWebhookFunctions, name: string): IDataObject {
+	const value = this.getNodeParameter(name, {});
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
+}
+
 function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters {
-	const chatType = this.getNodeParameter('filters.chatType', 'all') as DeliveryFilters['chatType'];
+	const filters = collection.call(this, 'filters');
+	const chatType = (filters.chatType ?? 'all') as DeliveryFilters['chatType'];
 	if (!CHAT_TYPES.includes(chatType)) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -57,17 +66,18 @@ function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters 
 	return {
 		session: readSessionParameter.call(this),
 		events: checkedEvents.call(this, this.getNodeParameter('events', [])),
-		ignoreOwnMessages: this.getNodeParameter('filters.ignoreOwnMessages', true) !== false,
+		ignoreOwnMessages: filters.ignoreOwnMessages !== false,
 		chatType,
-		onlyChats: parseOnlyChats.call(this, this.getNodeParameter('filters.onlyChats', '')),
+		onlyChats: parseOnlyChats.call(this, filters.onlyChats ?? ''),
 	};
 }
 
 function readOutput(this: IWebhookFunctions): DeliveryOutput {
+	const options = collection.call(this, 'options');
 	return {
-		simplify: this.getNodeParameter('options.simplify', true) !== false,
-		qrCodeAsBinary: this.getNodeParameter('options.qrCodeAsBinary', true) !== false,
-		includeMedia: this.getNodeParameter('options.includeMedia', false) === true,
+		simplify: options.simplify !== false,
+		qrCodeAsBinary: options.qrCodeAsBinary !== false,
+		includeMedia: options.includeMedia === true,
 	};
 }
 
@@ -75,12 +85,13 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 	// Every parameter is checked here, before any request, so a typo fails activation loudly
 	// instead of silently filtering every delivery.
 	const filters = readFilters.call(this);
+	const options = collection.call(this, 'options');
 	return {
 		session: filters.session,
 		webhookUrl: this.getNodeWebhookUrl('default') as string,
 		events: filters.events,
-		base64: this.getNodeParameter('options.includeMedia', false) === true,
-		replaceUnseen: this.getNodeParameter('options.replaceUnseenWebhook', true) !== false,
+		base64: options.includeMedia === true,
+		replaceUnseen: options.replaceUnseenWebhook !== false,
 	};
 }
 
