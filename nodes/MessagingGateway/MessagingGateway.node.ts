@@ -44,7 +44,7 @@ export class MessagingGateway implements INodeType {
 			isFullPath: true,
 		})),
 		waitingNodeTooltip:
-			'=Waiting for the answer to the message sent to {{ $parameter["chatId"] ?? "the chat" }}',
+			'Waiting for the answer to the message: the execution goes on when the person opens a link (or the time limit passes)',
 		properties: [resourceProperty, ...operationProperties],
 	};
 

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { optionFrom, readText } from './fields';
+import { MIME_BY_EXTENSION, mimeTypeFromFileName } from './media-source';
 import { isHttpUrl } from './urls';
 
 /** A file as the gateway takes it: by URL (`RemoteFile`) or inline base64 (`BinaryFile`). */
@@ -9,26 +10,9 @@ export type GatewayFile =
 	| { mimetype: string; url: string; filename?: string }
 	| { mimetype: string; data: string; filename?: string };
 
-const MIME_BY_EXTENSION: Record<string, string> = {
-	jpg: 'image/jpeg',
-	jpeg: 'image/jpeg',
-	png: 'image/png',
-	gif: 'image/gif',
-	webp: 'image/webp',
-	pdf: 'application/pdf',
-	mp4: 'video/mp4',
-	mp3: 'audio/mpeg',
-	ogg: 'audio/ogg',
-};
-
 function fileNameFromUrl(url: string): string | undefined {
 	const last = url.split(/[?#]/)[0].split('/').pop();
 	return last ? decodeURIComponent(last) : undefined;
-}
-
-function mimeTypeFromName(name: string | undefined): string | undefined {
-	const extension = name?.split('.').pop()?.toLowerCase();
-	return extension ? MIME_BY_EXTENSION[extension] : undefined;
 }
 
 /**
@@ -190,7 +174,7 @@ export async function readFileSource(
 			);
 		}
 		const filename = fileNameFromUrl(url);
-		const mimetype = explicitMimeType || mimeTypeFromName(filename);
+		const mimetype = explicitMimeType || mimeTypeFromFileName(filename);
 		if (!mimetype) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -208,7 +192,7 @@ export async function readFileSource(
 	const mimetype =
 		explicitMimeType ||
 		binary.mimeType ||
-		mimeTypeFromName(binary.fileName) ||
+		mimeTypeFromFileName(binary.fileName) ||
 		'application/octet-stream';
 	checkFileType.call(this, { mimetype, filename: binary.fileName }, label, itemIndex, rules);
 	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);

@@ -99,3 +99,24 @@ export function readFullMessageId(this: IExecuteFunctions, itemIndex: number): F
 		itemIndex,
 	);
 }
+
+/**
+ * POSTs /api/sendButtons, which the spec gives one body shape (chatId + session) whatever the
+ * credential says, and returns the gateway's answer as an object.
+ */
+export async function sendButtonsMessage(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	session: string,
+	chat: ChatReference,
+	message: { header: string; body: string; footer: string; buttons: IDataObject[] },
+	headerImage?: IDataObject,
+): Promise<IDataObject> {
+	const body: IDataObject = { session, chatId: toChatId(chat), ...message };
+	if (headerImage) body.headerImage = headerImage;
+	const response = await gatewayApiRequest.call(this, 'POST', '/api/sendButtons', {
+		body,
+		itemIndex,
+	});
+	return responseObject.call(this, response, itemIndex);
+}

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldError, optionFrom, readText } from './fields';
-import { extensionForMimeType } from './message';
+import { EXTENSION_BY_MIME_TYPE, extensionForMimeType } from './message';
 import { isHttpUrl } from './urls';
 
 /**
@@ -20,31 +20,14 @@ export interface MediaFile {
 	size?: number;
 }
 
-const MIME_BY_EXTENSION: Record<string, string> = {
-	'3gp': 'video/3gpp',
-	aac: 'audio/aac',
-	amr: 'audio/amr',
-	csv: 'text/csv',
-	doc: 'application/msword',
-	docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	gif: 'image/gif',
+/** The MIME type of each file name extension: the reverse of EXTENSION_BY_MIME_TYPE, plus other names. */
+export const MIME_BY_EXTENSION: Record<string, string> = {
+	...Object.fromEntries(
+		Object.entries(EXTENSION_BY_MIME_TYPE).map(([mimeType, extension]) => [extension, mimeType]),
+	),
 	jpeg: 'image/jpeg',
-	jpg: 'image/jpeg',
-	m4a: 'audio/mp4',
-	mov: 'video/quicktime',
-	mp3: 'audio/mpeg',
-	mp4: 'video/mp4',
 	oga: 'audio/ogg',
-	ogg: 'audio/ogg',
 	opus: 'audio/ogg',
-	pdf: 'application/pdf',
-	png: 'image/png',
-	pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-	txt: 'text/plain',
-	wav: 'audio/wav',
-	webp: 'image/webp',
-	xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-	zip: 'application/zip',
 };
 
 export function mimeTypeFromFileName(fileName: string | undefined): string | undefined {

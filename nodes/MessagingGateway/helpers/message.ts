@@ -161,7 +161,8 @@ export function readBinaryPropertyName(this: IExecuteFunctions, itemIndex: numbe
 	);
 }
 
-const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
+/** The usual file name extension of each MIME type (the reverse, with other names, in media-source.ts). */
+export const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
 	'application/msword': 'doc',
 	'application/pdf': 'pdf',
 	'application/vnd.ms-excel': 'xls',
@@ -175,6 +176,7 @@ const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
 	'audio/mp4': 'm4a',
 	'audio/mpeg': 'mp3',
 	'audio/ogg': 'ogg',
+	'audio/wav': 'wav',
 	'image/gif': 'gif',
 	'image/jpeg': 'jpg',
 	'image/png': 'png',

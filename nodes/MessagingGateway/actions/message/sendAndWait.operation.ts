@@ -8,9 +8,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions, WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { toChatId, toNumber } from '../../../shared/identifiers';
 import { escapeHtml } from '../../../shared/values';
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { sendButtonsMessage, sendToChat } from '../../helpers/instance-send';
 import {
 	decimalFrom,
 	fieldError,
@@ -19,7 +18,7 @@ import {
 	readText,
 	textFrom,
 } from '../../helpers/fields';
-import { readChat, responseObject } from '../../helpers/message';
+import { readChat } from '../../helpers/message';
 import { readSession, sendTargetField, sessionFields } from '../common.descriptions';
 
 type ResponseType = 'approval' | 'freeText';
@@ -351,33 +350,28 @@ export async function execute(
 	}
 	const answers = answersOf.call(this, itemIndex, responseType as ResponseType);
 
-	let response: unknown;
 	if (delivery === 'buttons') {
-		response = await gatewayApiRequest.call(this, 'POST', '/api/sendButtons', {
-			body: {
-				session,
-				chatId: toChatId(chat),
-				header: '',
-				body: message,
-				footer: '',
-				buttons: answers.map(({ label, url }) => ({ type: 'url', text: label, url })),
-			},
-			itemIndex,
+		await sendButtonsMessage.call(this, itemIndex, session, chat, {
+			header: '',
+			body: message,
+			footer: '',
+			buttons: answers.map(({ label, url }) => ({ type: 'url', text: label, url })),
 		});
 	} else {
 		const text = [message, '', ...answers.map(({ label, url }) => `${label}: ${url}`)].join('\n');
 		// No preview: a preview fetcher opening an approve link must not answer for the person.
-		response = await gatewayApiRequest.call(
+		await sendToChat.call(
 			this,
-			'POST',
-			gatewayPath`/message/sendText/${session}`,
+			itemIndex,
+			session,
+			'sendText',
+			chat,
+			{ linkPreview: false },
 			{
-				body: { number: toNumber(chat), options: { linkPreview: false }, textMessage: { text } },
-				itemIndex,
+				textMessage: { text },
 			},
 		);
 	}
-	responseObject.call(this, response, itemIndex);
 	await this.putExecutionToWait(waitTill);
 	// An answer replaces this output (see `webhook`). When the limit passes, n8n resumes with this
 	// node disabled, so the input item goes on unchanged whatever is returned here.

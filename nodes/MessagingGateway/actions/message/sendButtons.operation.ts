@@ -6,11 +6,11 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { gatewayApiRequest } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
-import { classifyChat, toChatId } from '../../../shared/identifiers';
-import { fieldError, readChat, responseObject } from '../../helpers/message';
+import { classifyChat } from '../../../shared/identifiers';
+import { fieldError, readChat } from '../../helpers/message';
 import { isHttpUrl } from '../../helpers/urls';
+import { sendButtonsMessage } from '../../helpers/instance-send';
 import {
 	readSession,
 	sendTargetField,
@@ -265,20 +265,18 @@ export async function execute(
 		mimeTypes: ['image/jpeg', 'image/png'],
 	});
 
-	// The spec gives this endpoint one body shape (chatId + session), whatever the credential says.
-	const body: IDataObject = {
-		session,
-		chatId: toChatId(chat),
-		header: readText.call(this, 'header', 'Header', itemIndex),
-		body: bodyText,
-		footer: readText.call(this, 'footer', 'Footer', itemIndex),
-		buttons,
-	};
-	if (headerImage) body.headerImage = headerImage as IDataObject;
-
-	const response = await gatewayApiRequest.call(this, 'POST', '/api/sendButtons', {
-		body,
+	const json = await sendButtonsMessage.call(
+		this,
 		itemIndex,
-	});
-	return [{ json: responseObject.call(this, response, itemIndex) }];
+		session,
+		chat,
+		{
+			header: readText.call(this, 'header', 'Header', itemIndex),
+			body: bodyText,
+			footer: readText.call(this, 'footer', 'Footer', itemIndex),
+			buttons,
+		},
+		headerImage as IDataObject | undefined,
+	);
+	return [{ json }];
 }
