@@ -98,7 +98,8 @@ function selectedVersion(): N8nVersion {
 
 export const N8N_VERSION: N8nVersion = selectedVersion();
 
-const CACHE_ROOT = path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway');
+/** Every install this project caches (n8n versions, the bench's comparison package) lives under here. */
+export const CACHE_ROOT = path.join(os.homedir(), '.cache', 'n8n-nodes-messaging-gateway');
 
 /** Where a version's install lives; N8N_E2E_CACHE overrides the folder of the selected version. */
 export function n8nDir(version: N8nVersion = N8N_VERSION): string {

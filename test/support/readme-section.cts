@@ -25,27 +25,30 @@ export function readReadmeSection(name: string): string | undefined {
 	return readme.slice(from + start.length, to).trim();
 }
 
+/** Replaces the text between the markers of section NAME in README.md. */
+export function writeReadmeSection(name: string, rendered: string): void {
+	const { start, end } = markers(name);
+	const readme = fs.readFileSync(README, 'utf8');
+	const from = readme.indexOf(start);
+	const to = readme.indexOf(end);
+	if (from === -1 || to === -1) {
+		throw new Error(`README.md has no markers ${start} … ${end}: add them where the section goes`);
+	}
+	fs.writeFileSync(
+		README,
+		`${readme.slice(0, from + start.length)}\n${rendered.trim()}\n${readme.slice(to)}`,
+	);
+}
+
 /**
  * Writes the section (when UPDATE_README=1) or expects README.md to hold it already. `timings`
  * matches the figures of a section that differ from run to run (rates, latencies): README.md holds
  * those of the run that wrote it, and a later run checks everything around them.
  */
 export function expectReadmeSection(name: string, rendered: string, timings?: RegExp): void {
-	const { start, end } = markers(name);
 	const text = rendered.trim();
 	if (process.env.UPDATE_README === '1') {
-		const readme = fs.readFileSync(README, 'utf8');
-		const from = readme.indexOf(start);
-		const to = readme.indexOf(end);
-		if (from === -1 || to === -1) {
-			throw new Error(
-				`README.md has no markers ${start} … ${end}: add them where the section goes`,
-			);
-		}
-		fs.writeFileSync(
-			README,
-			`${readme.slice(0, from + start.length)}\n${text}\n${readme.slice(to)}`,
-		);
+		writeReadmeSection(name, text);
 		return;
 	}
 	const comparable = (section: string | undefined) =>

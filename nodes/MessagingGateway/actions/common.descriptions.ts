@@ -35,6 +35,24 @@ export function withEarlierDefaults(
 	];
 }
 
+/**
+ * An operation's fields, shown only for its resource and operation: the same descriptions as
+ * n8n-workflow's `updateDisplayOptions`, without its deep merge per field (slow at load).
+ */
+export function showOnlyFor(
+	resource: string,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return properties.map((property) => ({
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, resource: [resource], operation: [operation] },
+		},
+	}));
+}
+
 /** The Session of an item, checked before any request (see `readSessionParameter`). */
 export function readSession(this: IExecuteFunctions, itemIndex: number): string {
 	return readSessionParameter.call(this, itemIndex);
@@ -49,6 +67,24 @@ export const waitBetweenItemsOption: INodeProperties = {
 	default: 0,
 	description:
 		'Milliseconds to wait before sending each item after the first, so bulk sends do not hammer the gateway or the messaging network',
+};
+
+/** The most chats Simultaneous Chats allows: enough to keep a local gateway busy, not a flood. */
+export const MAX_SIMULTANEOUS_CHATS = 50;
+
+/**
+ * Sends to different chats at the same time. Off (1) by default: gateways and messaging networks
+ * throttle or ban bursts, so going faster is a choice. Each chat still gets its messages one after
+ * another in input order; the router (actions/router.ts) does the scheduling.
+ */
+export const simultaneousChatsOption: INodeProperties = {
+	displayName: 'Simultaneous Chats',
+	name: 'simultaneousChats',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_SIMULTANEOUS_CHATS },
+	default: 1,
+	description:
+		'How many different chats are sent to at the same time. Messages to one chat still go one after another in input order, and the output keeps the input order. 1 sends one item after another. Wait Between Items sends one item after another whatever is set here.',
 };
 
 const CHAT_ID_PATTERN =

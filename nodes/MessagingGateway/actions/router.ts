@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { integerFrom } from '../helpers/fields';
+import { chatLanes } from './chat-lanes';
+import { MAX_SIMULTANEOUS_CHATS } from './common.descriptions';
 import type { MessagingGatewayType } from './node.type';
 import { resources } from './resources';
 
@@ -45,52 +47,139 @@ function errorItem(
 }
 
 /**
- * Runs the selected operation once per input item: outputs are paired to their item, and with
- * "Continue On Fail" a failing item becomes an error item while the others go on.
+ * The operation the node is set to. Resource and Operation take no expressions, so they are read
+ * once per run, from the first item, as n8n's own routers do.
+ */
+function selectedExecutor(this: IExecuteFunctions): OperationExecutor {
+	const resource = this.getNodeParameter('resource', 0) as MessagingGatewayType['resource'];
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const executor = operationsByResource[resource]?.[operation]?.execute;
+	if (!executor) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+			{ itemIndex: 0 },
+		);
+	}
+	return executor;
+}
+
+/** Send operations offer "Wait Between Items" in their Options; other operations have no such option. */
+function waitBetweenItemsOf(this: IExecuteFunctions, itemIndex: number): number {
+	return integerFrom.call(
+		this,
+		this.getNodeParameter('options.waitBetweenItems', itemIndex, 0),
+		'Wait Between Items (Ms)',
+		itemIndex,
+		0,
+	);
+}
+
+/** Send operations offer "Simultaneous Chats"; it is one setting for the whole run, read from the first item. */
+function simultaneousChatsOf(this: IExecuteFunctions): number {
+	const count = integerFrom.call(
+		this,
+		this.getNodeParameter('options.simultaneousChats', 0, 1),
+		'Simultaneous Chats',
+		0,
+		1,
+	);
+	if (count > MAX_SIMULTANEOUS_CHATS) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Simultaneous Chats must be at most ${MAX_SIMULTANEOUS_CHATS} (got ${count})`,
+			{ itemIndex: 0 },
+		);
+	}
+	return count;
+}
+
+/** Whether Wait Between Items asks for a pause (a value it cannot use is reported per item, in turn). */
+function isPaced(this: IExecuteFunctions): boolean {
+	try {
+		return waitBetweenItemsOf.call(this, 0) > 0;
+	} catch {
+		return true;
+	}
+}
+
+/**
+ * One input item through its operation: its outputs paired to it, or under "Continue On Fail" an
+ * error item; otherwise the error is thrown.
+ */
+async function runItem(
+	this: IExecuteFunctions,
+	executor: OperationExecutor,
+	itemIndex: number,
+	waitBefore: boolean,
+): Promise<INodeExecutionData[]> {
+	try {
+		const waitMs = waitBetweenItemsOf.call(this, itemIndex);
+		if (waitBefore && waitMs > 0) await sleep(waitMs);
+		const results = await executor.call(this, itemIndex);
+		return results.map((result) => ({ ...result, pairedItem: { item: itemIndex } }));
+	} catch (caught) {
+		const error = asNodeError.call(this, caught, itemIndex);
+		if (this.continueOnFail()) return [errorItem(error, itemIndex)];
+		throw error;
+	}
+}
+
+/**
+ * Several chats at once: up to `simultaneous` lanes (one per chat, see chat-lanes.ts) run side by
+ * side, each sending its items one after another in input order. Outputs come back in input order.
+ * Without "Continue On Fail", the first failure stops new items from starting; the items already
+ * under way finish, and the failure of the earliest item is thrown.
+ */
+async function runLanes(
+	this: IExecuteFunctions,
+	executor: OperationExecutor,
+	itemCount: number,
+	simultaneous: number,
+): Promise<INodeExecutionData[]> {
+	const lanes = chatLanes.call(this, itemCount);
+	const outputs: INodeExecutionData[][] = new Array(itemCount);
+	const failures: Array<{ itemIndex: number; error: unknown }> = [];
+	let nextLane = 0;
+	const worker = async () => {
+		while (failures.length === 0 && nextLane < lanes.length) {
+			const lane = lanes[nextLane++];
+			for (const itemIndex of lane) {
+				if (failures.length > 0) return;
+				try {
+					outputs[itemIndex] = await runItem.call(this, executor, itemIndex, false);
+				} catch (error) {
+					failures.push({ itemIndex, error });
+				}
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(simultaneous, lanes.length) }, worker));
+	if (failures.length > 0) {
+		throw failures.reduce((first, failure) =>
+			failure.itemIndex < first.itemIndex ? failure : first,
+		).error;
+	}
+	return outputs.flat();
+}
+
+/**
+ * Runs the selected operation once per input item: outputs are paired to their item and in input
+ * order, and with "Continue On Fail" a failing item becomes an error item while the others go on.
+ * Items go one after another unless Simultaneous Chats asks for several chats at once (never
+ * together with Wait Between Items, which paces one item after another).
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
-	const returnData: INodeExecutionData[] = [];
-
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const resource = this.getNodeParameter(
-				'resource',
-				itemIndex,
-			) as MessagingGatewayType['resource'];
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			const executor = operationsByResource[resource]?.[operation]?.execute;
-			if (!executor) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`The operation "${operation}" of "${resource}" is not supported`,
-					{
-						itemIndex,
-					},
-				);
-			}
-			// Send operations offer "Wait Between Items" in their Options; other operations have no such option.
-			const waitMs = integerFrom.call(
-				this,
-				this.getNodeParameter('options.waitBetweenItems', itemIndex, 0),
-				'Wait Between Items (Ms)',
-				itemIndex,
-				0,
-			);
-			if (itemIndex > 0 && waitMs > 0) await sleep(waitMs);
-			const results = await executor.call(this, itemIndex);
-			for (const result of results) {
-				returnData.push({ ...result, pairedItem: { item: itemIndex } });
-			}
-		} catch (caught) {
-			const error = asNodeError.call(this, caught, itemIndex);
-			if (this.continueOnFail()) {
-				returnData.push(errorItem(error, itemIndex));
-				continue;
-			}
-			throw error;
-		}
+	const itemCount = this.getInputData().length;
+	// Node-wide settings: a value they cannot use stops the node before any request.
+	const executor = selectedExecutor.call(this);
+	const simultaneous = simultaneousChatsOf.call(this);
+	if (simultaneous > 1 && itemCount > 1 && !isPaced.call(this)) {
+		return [await runLanes.call(this, executor, itemCount, simultaneous)];
 	}
-
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		returnData.push(...(await runItem.call(this, executor, itemIndex, itemIndex > 0)));
+	}
 	return [returnData];
 }

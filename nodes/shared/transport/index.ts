@@ -77,11 +77,28 @@ interface ResolvedGateway {
 	secrets: string[];
 }
 
+/**
+ * The credential, read once per node run (its context): n8n loads and decrypts it from the
+ * database on every read, which cost more than the request itself on a local gateway. A failed
+ * read is not kept, so the next request tries again.
+ */
+const credentialsByContext = new WeakMap<GatewayRequestContext, Promise<GatewayCredentials>>();
+
+async function credentialsOf(this: GatewayRequestContext): Promise<GatewayCredentials> {
+	let pending = credentialsByContext.get(this);
+	if (!pending) {
+		pending = this.getCredentials<GatewayCredentials>(CREDENTIAL_TYPE);
+		credentialsByContext.set(this, pending);
+		pending.catch(() => credentialsByContext.delete(this));
+	}
+	return await pending;
+}
+
 async function resolveGateway(
 	this: GatewayRequestContext,
 	itemIndex?: number,
 ): Promise<ResolvedGateway> {
-	const credentials = await this.getCredentials<GatewayCredentials>(CREDENTIAL_TYPE);
+	const credentials = await credentialsOf.call(this);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const baseUrlCheck = normalizeBaseUrl(credentials.baseUrl);
 	const description = 'Open the Messaging Gateway API credential and fix it.';
@@ -449,6 +466,12 @@ function statusError(
 }
 
 /**
+ * When the gateway asks to wait (429/503, Retry-After), every request of the same run waits: items
+ * sent side by side (Simultaneous Chats) must not go on pressing a gateway that asked for a pause.
+ */
+const pausedUntil = new WeakMap<GatewayRequestContext, number>();
+
+/**
  * Sends a request and its redirects, retries 429/503 (honouring Retry-After), and turns every
  * failure into an n8n error. Returns a 2xx answer.
  */
@@ -458,11 +481,14 @@ async function fetchWithRetries(
 	gateway: ResolvedGateway,
 ): Promise<Answer> {
 	for (let retryNumber = 0; ; retryNumber++) {
+		const pauseMs = (pausedUntil.get(this) ?? 0) - Date.now();
+		if (pauseMs > 0) await sleep(pauseMs);
 		const answer = await fetchWithRedirects.call(this, plan, gateway);
 		if (isFailure(answer)) throw failureError.call(this, answer, plan, gateway);
 		if (answer.statusCode >= 200 && answer.statusCode < 300) return answer;
 		if (isRetryableStatus(answer.statusCode) && retryNumber < RETRY_POLICY.maxRetries) {
-			await sleep(retryDelayMs(retryNumber, answer.headers['retry-after']));
+			const until = Date.now() + retryDelayMs(retryNumber, answer.headers['retry-after']);
+			pausedUntil.set(this, Math.max(pausedUntil.get(this) ?? 0, until));
 			continue;
 		}
 		throw statusError.call(this, answer, plan, gateway);

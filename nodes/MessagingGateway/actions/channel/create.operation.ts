@@ -4,13 +4,13 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { isBlank, readText } from '../../helpers/fields';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -35,10 +35,7 @@ const properties: INodeProperties[] = [
 	...fileSourceProperties('picture', 'Picture', true),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['channel'], operation: ['create'] } },
-	properties,
-);
+export const description = showOnlyFor('channel', 'create', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

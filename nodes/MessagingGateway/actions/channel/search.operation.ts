@@ -4,13 +4,13 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath, gatewayStyledRequest } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import { collectCursorPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { optionFrom } from '../../helpers/fields';
 import { expectList } from '../../helpers/responses';
 
@@ -90,10 +90,7 @@ const properties: INodeProperties[] = [
 	...returnAllProperties(),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['channel'], operation: ['search'] } },
-	properties,
-);
+export const description = showOnlyFor('channel', 'search', properties);
 
 function readCountries(this: IExecuteFunctions, itemIndex: number): string[] {
 	const raw = this.getNodeParameter('countries', itemIndex);

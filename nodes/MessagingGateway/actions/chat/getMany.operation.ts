@@ -4,14 +4,13 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { parseChat, toChatId } from '../../../shared/identifiers';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 /** The gateway's default page size for the overview; larger pages are not documented. */
 const PAGE_SIZE = 20;
@@ -39,10 +38,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['chat'], operation: ['getMany'] } },
-	properties,
-);
+export const description = showOnlyFor('chat', 'getMany', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

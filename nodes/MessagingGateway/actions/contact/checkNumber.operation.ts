@@ -4,11 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fieldError } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -24,10 +23,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['checkNumber'] } },
-	properties,
-);
+export const description = showOnlyFor('contact', 'checkNumber', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { parseChat, toJid } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionFields } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -15,10 +15,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['get'] } },
-	properties,
-);
+export const description = showOnlyFor('contact', 'get', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionFields } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -15,10 +14,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['getBusinessProfile'] } },
-	properties,
-);
+export const description = showOnlyFor('contact', 'getBusinessProfile', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

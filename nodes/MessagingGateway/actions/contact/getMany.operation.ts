@@ -1,20 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 /** The gateway's default page size for contacts; larger pages are not documented. */
 const PAGE_SIZE = 100;
 
 const properties: INodeProperties[] = [...sessionFields, ...returnAllProperties()];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['getMany'] } },
-	properties,
-);
+export const description = showOnlyFor('contact', 'getMany', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

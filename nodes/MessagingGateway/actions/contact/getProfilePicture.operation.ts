@@ -4,11 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionFields } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { optionBoolean } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
 import { outputFieldName } from '../../helpers/message';
@@ -47,10 +46,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['getProfilePicture'] } },
-	properties,
-);
+export const description = showOnlyFor('contact', 'getProfilePicture', properties);
 
 const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
 	'image/jpeg': 'jpg',

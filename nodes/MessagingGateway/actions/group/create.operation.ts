@@ -4,10 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { fieldError, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
 import { expectObject, missingFromAnswer } from '../../helpers/responses';
 import { readMemberNumbers } from './numbers';
@@ -60,10 +59,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['create'] } },
-	properties,
-);
+export const description = showOnlyFor('group', 'create', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

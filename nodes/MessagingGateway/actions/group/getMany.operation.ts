@@ -4,11 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { matchesFilter } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { optionBoolean, textFrom } from '../../helpers/fields';
 import { returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { expectList } from '../../helpers/responses';
@@ -52,10 +51,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['getMany'] } },
-	properties,
-);
+export const description = showOnlyFor('group', 'getMany', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

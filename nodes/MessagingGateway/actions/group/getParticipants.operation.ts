@@ -1,8 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { groupIdLocator, readGroupId, readSession, sessionFields } from '../common.descriptions';
+import {
+	groupIdLocator,
+	readGroupId,
+	readSession,
+	sessionFields,
+	showOnlyFor,
+} from '../common.descriptions';
 import { expectList } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
@@ -14,10 +19,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['getParticipants'] } },
-	properties,
-);
+export const description = showOnlyFor('group', 'getParticipants', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

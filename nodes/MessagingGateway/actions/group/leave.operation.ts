@@ -1,9 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { groupIdLocator, readGroupId, readSession, sessionFields } from '../common.descriptions';
+import {
+	groupIdLocator,
+	readGroupId,
+	readSession,
+	sessionFields,
+	showOnlyFor,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -14,10 +19,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['leave'] } },
-	properties,
-);
+export const description = showOnlyFor('group', 'leave', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

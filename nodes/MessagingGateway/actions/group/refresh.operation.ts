@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFieldsDescribed } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFieldsDescribed(
@@ -11,10 +10,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['refresh'] } },
-	properties,
-);
+export const description = showOnlyFor('group', 'refresh', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

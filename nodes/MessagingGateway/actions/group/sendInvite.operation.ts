@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import {
@@ -7,6 +7,8 @@ import {
 	readGroupId,
 	readSession,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { isBlank, readText } from '../../helpers/fields';
@@ -45,14 +47,11 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [waitBetweenItemsOption],
+		options: [simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['sendInvite'] } },
-	properties,
-);
+export const description = showOnlyFor('group', 'sendInvite', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import {
@@ -12,6 +11,8 @@ import {
 	readGroupId,
 	readSession,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { optionFrom } from '../../helpers/fields';
@@ -60,14 +61,11 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [waitBetweenItemsOption],
+		options: [simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['group'], operation: ['updateParticipants'] } },
-	properties,
-);
+export const description = showOnlyFor('group', 'updateParticipants', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { chatIdToJid, fieldError, participantOf } from '../../helpers/message';
 import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -14,10 +13,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['deleteForEveryone'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'deleteForEveryone', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { expectObject } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
@@ -14,7 +14,7 @@ import {
 	readBinaryPropertyName,
 	readShortMessageId,
 } from '../../helpers/message';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { optionBoolean, readBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
@@ -56,10 +56,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['downloadMedia'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'downloadMedia', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { classifyChat, toNumber } from '../../../shared/identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
@@ -7,7 +6,7 @@ import { fieldError } from '../../helpers/message';
 import { isBlank, readText } from '../../helpers/fields';
 import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -25,10 +24,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['edit'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'edit', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -4,12 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, toJid } from '../../../shared/identifiers';
 import { readShortMessageId } from '../../helpers/message';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { booleanFrom, integerFrom, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
@@ -60,10 +59,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['findStatus'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'findStatus', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

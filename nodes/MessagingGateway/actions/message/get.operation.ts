@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { expectObject } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
@@ -14,7 +13,7 @@ import {
 	extensionForMimeType,
 	readBinaryPropertyName,
 } from '../../helpers/message';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { readBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
@@ -52,10 +51,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['get'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'get', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { splitList } from '../../../shared/lists';
 import { parseFullMessageId } from '../../../shared/identifiers';
@@ -7,7 +6,7 @@ import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fieldError } from '../../helpers/fields';
 import { messageKey } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -23,10 +22,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['markAsRead'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'markAsRead', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

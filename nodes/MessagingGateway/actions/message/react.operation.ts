@@ -4,14 +4,19 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayStyledRequest } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import type { FullMessageId } from '../../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
 import { chatIdToJid, fieldError, participantOf, responseObject } from '../../helpers/message';
-import { readSession, sessionFields, waitBetweenItemsOption } from '../common.descriptions';
+import {
+	readSession,
+	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
+	waitBetweenItemsOption,
+} from '../common.descriptions';
 import { isBlank, textFrom } from '../../helpers/fields';
 import { describeValue } from '../../../shared/values';
 
@@ -51,15 +56,13 @@ const properties: INodeProperties[] = [
 				description:
 					'Who wrote the message: a phone number with country code, a chat ID or a JID. Only used with the Request Body Style "jid + sessionId", which needs it; by default it is taken from the Message ID, which works for messages from a contact and for group messages whose ID ends with the participant.',
 			},
+			simultaneousChatsOption,
 			waitBetweenItemsOption,
 		],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['react'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'react', properties);
 
 /**
  * The emoji, or '' to remove the reaction. Removing takes a really empty text: nothing from an

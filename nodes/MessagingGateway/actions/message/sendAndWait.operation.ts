@@ -6,7 +6,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { updateDisplayOptions, WAIT_INDEFINITELY } from 'n8n-workflow';
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { escapeHtml } from '../../../shared/values';
 import { sendButtonsMessage, sendToChat } from '../../helpers/instance-send';
@@ -19,7 +19,7 @@ import {
 	textFrom,
 } from '../../helpers/fields';
 import { readChat } from '../../helpers/message';
-import { readSession, sendTargetField, sessionFields } from '../common.descriptions';
+import { readSession, sendTargetField, sessionFields, showOnlyFor } from '../common.descriptions';
 
 type ResponseType = 'approval' | 'freeText';
 
@@ -220,10 +220,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendAndWait'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendAndWait', properties);
 
 interface Answer {
 	label: string;

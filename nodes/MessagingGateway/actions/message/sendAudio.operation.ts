@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { delayOption, fieldError, readChat } from '../../helpers/message';
 import { integerFrom, optionBoolean } from '../../helpers/fields';
@@ -14,6 +13,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 
@@ -40,15 +41,13 @@ const properties: INodeProperties[] = [
 				...delayOption,
 				description: 'Milliseconds the gateway waits before sending, showing "recording audio…"',
 			},
+			simultaneousChatsOption,
 			waitBetweenItemsOption,
 		],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendAudio'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendAudio', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import { classifyChat } from '../../../shared/identifiers';
@@ -15,6 +14,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { collectionEntries, isBlank, readText, textFrom } from '../../helpers/fields';
@@ -159,14 +160,11 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [waitBetweenItemsOption],
+		options: [simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendButtons'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendButtons', properties);
 
 /** Buttons from the fixed collection, or a list from an expression; validated before any request. */
 function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] {

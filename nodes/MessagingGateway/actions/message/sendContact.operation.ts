@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { classifyChat } from '../../../shared/identifiers';
 import { quoteValue } from '../../../shared/values';
@@ -16,6 +15,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 
@@ -89,14 +90,11 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [delayOption, presenceOption, replyToOption, waitBetweenItemsOption],
+		options: [delayOption, presenceOption, replyToOption, simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendContact'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendContact', properties);
 
 /** The gateway's card fields (Evolution v1 `contactMessage[]`), validated before any request. */
 function readContacts(this: IExecuteFunctions, itemIndex: number): IDataObject[] {

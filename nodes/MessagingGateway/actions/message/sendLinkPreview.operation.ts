@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	BODY_STYLE_LABELS,
@@ -27,6 +26,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
@@ -105,15 +106,13 @@ const properties: INodeProperties[] = [
 					'Whether to send the preview image in high quality. Ignored with the Request Body Style "jid + sessionId" of the credential.',
 			},
 			replyToShapeAOption,
+			simultaneousChatsOption,
 			waitBetweenItemsOption,
 		],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendLinkPreview'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendLinkPreview', properties);
 
 /** The preview image as the body style wants it: `{url}` or base64 (shape B takes base64 only). */
 async function readPreviewImage(

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { delayAndPresence, delayOption, presenceOption, readChat } from '../../helpers/message';
 import { sendToChat } from '../../helpers/instance-send';
@@ -12,6 +11,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { decimalFrom, readText } from '../../helpers/fields';
@@ -61,14 +62,11 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [delayOption, presenceOption, waitBetweenItemsOption],
+		options: [delayOption, presenceOption, simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendLocation'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendLocation', properties);
 
 function readCoordinate(
 	this: IExecuteFunctions,

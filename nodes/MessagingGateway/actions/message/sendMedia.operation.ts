@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
 import { isBlank, optionFrom, readText, textFrom } from '../../helpers/fields';
@@ -19,6 +18,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 
@@ -88,15 +89,13 @@ const properties: INodeProperties[] = [
 			},
 			presenceOption,
 			replyToOption,
+			simultaneousChatsOption,
 			waitBetweenItemsOption,
 		],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendMedia'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendMedia', properties);
 
 function kindOfMimeType(mimeType: string | undefined): MediaKind {
 	const family = mimeType?.split('/')[0];

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayStyledRequest } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
@@ -20,6 +19,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { isBlank, readBoolean, readText, textFrom } from '../../helpers/fields';
@@ -60,14 +61,11 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [replyToShapeAOption, waitBetweenItemsOption],
+		options: [replyToShapeAOption, simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendPoll'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendPoll', properties);
 
 /** The messaging network's limit of answers in one poll. */
 const MAX_POLL_OPTIONS = 12;

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
 import { readSendOptions, replyToOption, sendToChat } from '../../helpers/instance-send';
@@ -13,6 +12,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 
@@ -29,14 +30,11 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [delayOption, presenceOption, replyToOption, waitBetweenItemsOption],
+		options: [delayOption, presenceOption, replyToOption, simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendSticker'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendSticker', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { toChatId, toNumber } from '../../../shared/identifiers';
@@ -21,6 +21,8 @@ import {
 	readSession,
 	sendTargetField,
 	sessionFields,
+	showOnlyFor,
+	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
@@ -82,15 +84,13 @@ const properties: INodeProperties[] = [
 			},
 			presenceOption,
 			replyToOption,
+			simultaneousChatsOption,
 			waitBetweenItemsOption,
 		],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['message'], operation: ['sendText'] } },
-	properties,
-);
+export const description = showOnlyFor('message', 'sendText', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFieldsDescribed } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
 import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
@@ -18,10 +17,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['profile'], operation: ['get'] } },
-	properties,
-);
+export const description = showOnlyFor('profile', 'get', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -4,12 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
-import { readSession, sessionFieldsDescribed } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
 
 /** What the network takes as a profile picture. */
 const PICTURE_TYPES = ['image/jpeg', 'image/png'];
@@ -21,10 +20,7 @@ const properties: INodeProperties[] = [
 	...fileSourceProperties('picture', 'Picture', false),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['profile'], operation: ['setPicture'] } },
-	properties,
-);
+export const description = showOnlyFor('profile', 'setPicture', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

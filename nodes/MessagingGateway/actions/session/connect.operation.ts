@@ -4,12 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fileFromDataUri } from '../../../shared/data-uri';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { isObject } from '../../../shared/values';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { binaryPropertyField, readBinaryPropertyName } from '../../helpers/message';
 import { expectObject, sessionStateOf } from '../../helpers/responses';
 
@@ -22,10 +21,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['connect'] } },
-	properties,
-);
+export const description = showOnlyFor('session', 'connect', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

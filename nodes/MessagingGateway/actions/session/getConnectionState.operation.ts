@@ -1,16 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { expectObject, missingFromAnswer, sessionStateOf } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [...sessionFields];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['getConnectionState'] } },
-	properties,
-);
+export const description = showOnlyFor('session', 'getConnectionState', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

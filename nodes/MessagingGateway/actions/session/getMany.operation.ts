@@ -1,16 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { fetchedInstance } from '../../../shared/session';
+import { showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['getMany'] } },
-	properties,
-);
+export const description = showOnlyFor('session', 'getMany', properties);
 
 /** Instance fields that are secrets (each instance's own API key), never put in an output item. */
 const SECRET_FIELDS = new Set(['apikey', 'token', 'integration']);

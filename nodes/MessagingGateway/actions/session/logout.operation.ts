@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { isObject } from '../../../shared/values';
-import { readSession, sessionFieldsDescribed } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
 import { responseOr } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
@@ -12,10 +11,7 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['logout'] } },
-	properties,
-);
+export const description = showOnlyFor('session', 'logout', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayPath, gatewayStyledRequest } from '../../../shared/transport';
 import { phoneDigits } from '../../../shared/identifiers';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { expectObject, missingFromAnswer } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [
@@ -20,10 +19,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['requestPairingCode'] } },
-	properties,
-);
+export const description = showOnlyFor('session', 'requestPairingCode', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { optionFrom } from '../../helpers/fields';
 
 const PRESENCE_OPTIONS = [
@@ -28,10 +27,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['session'], operation: ['setPresence'] } },
-	properties,
-);
+export const description = showOnlyFor('session', 'setPresence', properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -4,19 +4,15 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { displayUrl } from '../../../shared/transport/url';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [...sessionFields];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['get'] } },
-	properties,
-);
+export const description = showOnlyFor('webhook', 'get', properties);
 
 /**
  * The registered URL without its secrets: a Messaging Gateway Trigger's URL carries its delivery

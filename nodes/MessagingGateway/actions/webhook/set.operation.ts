@@ -4,12 +4,12 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { isHttpUrl } from '../../helpers/urls';
 import { EVENT_OPTIONS, INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { readBoolean, readText, textFrom } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
 
@@ -69,10 +69,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['set'] } },
-	properties,
-);
+export const description = showOnlyFor('webhook', 'set', properties);
 
 function readUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const url = readText.call(this, 'url', 'URL', itemIndex);

@@ -1,0 +1,356 @@
+/**
+ * Part "engine" (issue 15, item 1): per-item cost of Send Text and of Chat Get Many (Return All
+ * over 2,000 chats) in n8n-core's own engine, against a minimal reference node making the same
+ * helper calls (`httpRequestWithAuthentication`, the same expressions) and against raw axios with
+ * keep-alive, all on one fast fake gateway. The built package (dist/) is measured.
+ */
+import * as http from 'node:http';
+import * as path from 'node:path';
+
+import axios from 'axios';
+import type {
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
+
+import { runNode } from '../test/support/n8n-harness.cts';
+import { PROJECT_ROOT } from '../test/support/paths.cts';
+import { FAKE_API_KEY, FAKE_SESSION, startFakeGateway } from './support/fake-gateway.cts';
+import type { FakeGateway } from './support/fake-gateway.cts';
+import type { BenchPart, GoalResult, Stats } from './support/measure.cts';
+import { elapsedMs, interleaved, ratioGoal, ratioText, round2 } from './support/measure.cts';
+
+const CHAT_COUNT = 2_000;
+const OUR_TYPE = 'n8n-nodes-messaging-gateway.messagingGateway';
+const REFERENCE_TYPE = 'bench.reference';
+const CREDENTIAL_TYPE = 'messagingGatewayApi';
+
+function built<T>(relative: string, className: string): T {
+	const exported = require(path.join(PROJECT_ROOT, 'dist', relative)) as Record<string, new () => T>;
+	return new exported[className]();
+}
+
+/**
+ * The floor inside n8n: what any node sending these requests must do, and nothing else (no
+ * validation, no error shaping, no limits). Reads the credential once, like the package does.
+ */
+export function referenceNode(): INodeType {
+	return {
+		description: {
+			displayName: 'Reference',
+			name: 'reference',
+			group: ['output'],
+			version: 1,
+			description: 'The same requests with nothing around them',
+			defaults: { name: 'Reference' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [
+				{ displayName: 'Operation', name: 'operation', type: 'string', default: 'sendText' },
+				{ displayName: 'Number', name: 'number', type: 'string', default: '' },
+				{ displayName: 'Text', name: 'text', type: 'string', default: '' },
+			],
+		},
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const items = this.getInputData();
+			const { baseUrl } = await this.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE);
+			const output: INodeExecutionData[] = [];
+			for (let item = 0; item < items.length; item++) {
+				if (this.getNodeParameter('operation', item) === 'sendText') {
+					const json = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+						method: 'POST',
+						url: `${baseUrl}/message/sendText/${FAKE_SESSION}`,
+						body: {
+							number: this.getNodeParameter('number', item),
+							textMessage: { text: this.getNodeParameter('text', item) },
+						},
+						json: true,
+					})) as IDataObject;
+					output.push({ json, pairedItem: { item } });
+					continue;
+				}
+				for (let offset = 0; ; offset += 20) {
+					const page = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+						method: 'GET',
+						url: `${baseUrl}/api/${FAKE_SESSION}/chats/overview`,
+						qs: { limit: 20, offset },
+						json: true,
+					})) as IDataObject[];
+					for (const json of page) output.push({ json, pairedItem: { item } });
+					if (page.length < 20) break;
+				}
+			}
+			return [output];
+		},
+	};
+}
+
+function sendTextItems(count: number): INodeExecutionData[] {
+	return Array.from({ length: count }, (_, index) => ({
+		json: { number: String(5511900000000 + (index % 500)), text: `Order ${index} is ready` },
+	}));
+}
+
+const OUR_PARAMETERS: Record<'sendText' | 'getMany', INodeParameters> = {
+	sendText: {
+		resource: 'message',
+		operation: 'sendText',
+		session: FAKE_SESSION,
+		chatId: { __rl: true, mode: 'id', value: '={{ $json.number }}' },
+		text: '={{ $json.text }}',
+	},
+	getMany: { resource: 'chat', operation: 'getMany', session: FAKE_SESSION, returnAll: true },
+};
+
+const REFERENCE_PARAMETERS: Record<'sendText' | 'getMany', INodeParameters> = {
+	sendText: { operation: 'sendText', number: '={{ $json.number }}', text: '={{ $json.text }}' },
+	getMany: { operation: 'getMany' },
+};
+
+type Variant = 'package' | 'reference' | 'axios';
+type Operation = 'sendText' | 'getMany';
+
+interface Harness {
+	gateway: FakeGateway;
+	ourNode: INodeType;
+	credentialType: ICredentialType;
+}
+
+/** Runs one variant over `items` and returns milliseconds; checks the output so a broken run cannot pass as fast. */
+async function timeVariant(
+	harness: Harness,
+	variant: Variant,
+	operation: Operation,
+	items: INodeExecutionData[],
+	agent: http.Agent,
+	keep?: (outputs: INodeExecutionData[][]) => void,
+): Promise<number> {
+	const expected = operation === 'sendText' ? items.length : items.length * CHAT_COUNT;
+	if (variant === 'axios') {
+		const client = axios.create({
+			baseURL: harness.gateway.baseUrl,
+			headers: { apikey: FAKE_API_KEY },
+			httpAgent: agent,
+		});
+		const start = process.hrtime.bigint();
+		let produced = 0;
+		for (const item of items) {
+			if (operation === 'sendText') {
+				await client.post(`/message/sendText/${FAKE_SESSION}`, {
+					number: item.json.number,
+					textMessage: { text: item.json.text },
+				});
+				produced++;
+				continue;
+			}
+			for (let offset = 0; ; offset += 20) {
+				const { data } = await client.get<IDataObject[]>(`/api/${FAKE_SESSION}/chats/overview`, {
+					params: { limit: 20, offset },
+				});
+				produced += data.length;
+				if (data.length < 20) break;
+			}
+		}
+		const took = elapsedMs(start);
+		if (produced !== expected) throw new Error(`axios produced ${produced}, expected ${expected}`);
+		return took;
+	}
+	const ours = variant === 'package';
+	const start = process.hrtime.bigint();
+	const result = await runNode({
+		nodeTypes: { [ours ? OUR_TYPE : REFERENCE_TYPE]: ours ? harness.ourNode : referenceNode() },
+		credentialTypes: { [CREDENTIAL_TYPE]: harness.credentialType },
+		credentials: { [CREDENTIAL_TYPE]: { baseUrl: harness.gateway.baseUrl, apiKey: FAKE_API_KEY } },
+		type: ours ? OUR_TYPE : REFERENCE_TYPE,
+		parameters: (ours ? OUR_PARAMETERS : REFERENCE_PARAMETERS)[operation],
+		items,
+	});
+	const took = elapsedMs(start);
+	const produced = result.outputs[0]?.length ?? 0;
+	if (result.status !== 'success' || produced !== expected) {
+		throw new Error(
+			`${variant} ${operation}: status ${result.status}, ${produced} items (expected ${expected}): ${result.error?.message ?? ''}`,
+		);
+	}
+	keep?.(result.outputs);
+	return took;
+}
+
+function perItem(stats: Stats, items: number): Stats {
+	const scale = (value: number) => value / items;
+	return {
+		min: scale(stats.min),
+		median: scale(stats.median),
+		max: scale(stats.max),
+		samples: stats.samples.map(scale),
+	};
+}
+
+function microseconds(stats: Stats): { minUs: number; medianUs: number } {
+	return { minUs: round2(stats.min * 1000), medianUs: round2(stats.median * 1000) };
+}
+
+/**
+ * Bytes held per output item: the heap after a run whose outputs are kept, minus the heap once they
+ * are dropped (both after a full GC), so caches the engine builds on its first run do not count.
+ */
+async function retainedBytesPerItem(
+	harness: Harness,
+	variant: Exclude<Variant, 'axios'>,
+	items: INodeExecutionData[],
+	agent: http.Agent,
+): Promise<number | undefined> {
+	const collect = (globalThis as { gc?: () => void }).gc;
+	if (!collect) return undefined;
+	let kept: INodeExecutionData[][] = [];
+	await timeVariant(harness, variant, 'sendText', items, agent, (outputs) => (kept = outputs));
+	collect();
+	const holding = process.memoryUsage().heapUsed;
+	const count = kept[0]?.length ?? 0;
+	kept = [];
+	collect();
+	const released = process.memoryUsage().heapUsed;
+	return count > 0 ? Math.round((holding - released) / count) : undefined;
+}
+
+export const run: BenchPart = async ({ quick, log }) => {
+	const gateway = await startFakeGateway(CHAT_COUNT);
+	const agent = new http.Agent({ keepAlive: true });
+	const harness: Harness = {
+		gateway,
+		ourNode: built<INodeType>('nodes/MessagingGateway/MessagingGateway.node.js', 'MessagingGateway'),
+		credentialType: built<ICredentialType>(
+			'credentials/MessagingGatewayApi.credentials.js',
+			'MessagingGatewayApi',
+		),
+	};
+	const rounds = quick ? 3 : 7;
+	const sizes = quick ? [100, 1_000] : [100, 1_000, 10_000];
+	const goals: GoalResult[] = [];
+	const figures: Record<string, unknown> = { chatRecords: CHAT_COUNT, rounds, sizes };
+	try {
+		const perSize: Record<number, Record<Variant, Stats>> = {};
+		for (const size of sizes) {
+			const items = sendTextItems(size);
+			// Fewer rounds for 10,000 items: each takes seconds, and the median is what counts.
+			const sizeRounds = size >= 10_000 ? Math.max(3, Math.ceil(rounds / 2)) : rounds;
+			log(`Send Text, ${size} items, ${sizeRounds} rounds`);
+			const measured = await interleaved<Variant>(
+				{
+					package: () => timeVariant(harness, 'package', 'sendText', items, agent),
+					reference: () => timeVariant(harness, 'reference', 'sendText', items, agent),
+					axios: () => timeVariant(harness, 'axios', 'sendText', items, agent),
+				},
+				sizeRounds,
+			);
+			perSize[size] = {
+				package: perItem(measured.package, size),
+				reference: perItem(measured.reference, size),
+				axios: perItem(measured.axios, size),
+			};
+		}
+		figures.sendTextPerItem = Object.fromEntries(
+			Object.entries(perSize).map(([size, byVariant]) => [
+				size,
+				Object.fromEntries(
+					Object.entries(byVariant).map(([variant, stats]) => [variant, microseconds(stats)]),
+				),
+			]),
+		);
+		const at1000 = perSize[1_000];
+		goals.push(
+			ratioGoal({
+				id: 'engine.sendText.reference',
+				what: 'Send Text, 1,000 items in n8n-core: package ÷ minimal reference node',
+				subject: at1000.package,
+				baseline: at1000.reference,
+				limit: 1.05,
+			}),
+		);
+		const axiosRatio = at1000.package.median / at1000.axios.median;
+		goals.push({
+			id: 'engine.sendText.axios',
+			what: 'Send Text, 1,000 items: package ÷ raw axios with keep-alive',
+			goal: 'reported',
+			measured: ratioText(axiosRatio),
+			value: round2(axiosRatio),
+			met: true,
+			why: `Raw axios runs outside n8n: no engine, no expressions, no credential helper. The reference node inside n8n is ${ratioText(at1000.reference.median / at1000.axios.median)} raw axios, so that much is n8n's own share.`,
+		});
+		const spread = sizes.map((size) => perSize[size].package.median / at1000.package.median);
+		const worst = spread.reduce((a, b) => (Math.abs(b - 1) > Math.abs(a - 1) ? b : a), 1);
+		goals.push({
+			id: 'engine.sendText.flat',
+			what: `Send Text per-item cost from ${sizes[0].toLocaleString('en-US')} to ${sizes[sizes.length - 1].toLocaleString('en-US')} items, against 1,000`,
+			goal: 'within ±10%',
+			measured: sizes
+				.map((size, index) => `${size.toLocaleString('en-US')}: ${ratioText(spread[index])}`)
+				.join(', '),
+			value: round2(worst),
+			met: Math.abs(worst - 1) <= 0.1,
+		});
+
+		log(`Chat Get Many, Return All over ${CHAT_COUNT} chats, ${rounds} rounds`);
+		const oneItem = [{ json: {} }];
+		const getMany = await interleaved<Variant>(
+			{
+				package: () => timeVariant(harness, 'package', 'getMany', oneItem, agent),
+				reference: () => timeVariant(harness, 'reference', 'getMany', oneItem, agent),
+				axios: () => timeVariant(harness, 'axios', 'getMany', oneItem, agent),
+			},
+			rounds,
+		);
+		figures.getManyMs = Object.fromEntries(
+			Object.entries(getMany).map(([variant, stats]) => [
+				variant,
+				{ min: round2(stats.min), median: round2(stats.median) },
+			]),
+		);
+		goals.push(
+			ratioGoal({
+				id: 'engine.getMany.reference',
+				what: `Chat Get Many, Return All over ${CHAT_COUNT.toLocaleString('en-US')} chats (100 pages): package ÷ reference node`,
+				subject: getMany.package,
+				baseline: getMany.reference,
+				limit: 1.05,
+			}),
+		);
+
+		const heapItems = sendTextItems(quick ? 1_000 : 5_000);
+		const retained = {
+			package: await retainedBytesPerItem(harness, 'package', heapItems, agent),
+			reference: await retainedBytesPerItem(harness, 'reference', heapItems, agent),
+		};
+		figures.retainedBytesPerItem = retained;
+		goals.push({
+			id: 'engine.sendText.heap',
+			what: 'Heap retained per Send Text output item (kept outputs, after GC)',
+			goal: 'reported',
+			measured:
+				retained.package === undefined || retained.reference === undefined
+					? 'not measured (run without --expose-gc)'
+					: `${retained.package} B (reference node ${retained.reference} B)`,
+			met: true,
+			why: 'An output item holds the gateway answer plus the full message ID; the reference node keeps the bare answer.',
+		});
+	} finally {
+		agent.destroy();
+		await gateway.close();
+	}
+	return {
+		id: 'engine',
+		title: "n8n's engine, per item",
+		goals,
+		figures,
+		notes: [
+			`n8n-core ${require('n8n-core/package.json').version}'s WorkflowExecute runs an input node and the node under test; the fake gateway answers from memory on loopback.`,
+			'The reference node reads the credential once and calls httpRequestWithAuthentication per request with the same expressions; raw axios sends the same requests with a keep-alive agent.',
+			`Interleaved rounds (one warm-up round unrecorded); per-item figures are medians of ${rounds} rounds (fewer for 10,000 items).`,
+		],
+	};
+};
