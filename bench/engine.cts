@@ -12,6 +12,7 @@ import type {
 	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
+	IHttpRequestOptions,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -30,13 +31,17 @@ const REFERENCE_TYPE = 'bench.reference';
 const CREDENTIAL_TYPE = 'messagingGatewayApi';
 
 function built<T>(relative: string, className: string): T {
-	const exported = require(path.join(PROJECT_ROOT, 'dist', relative)) as Record<string, new () => T>;
+	const exported = require(path.join(PROJECT_ROOT, 'dist', relative)) as Record<
+		string,
+		new () => T
+	>;
 	return new exported[className]();
 }
 
 /**
  * The floor inside n8n: what any node sending these requests must do, and nothing else (no
- * validation, no error shaping, no limits). Reads the credential once, like the package does.
+ * validation, no error shaping, no limits), with the same helper calls as the package: the
+ * credential read once, handed to `httpRequestWithAuthentication` with each request.
  */
 export function referenceNode(): INodeType {
 	return {
@@ -58,11 +63,18 @@ export function referenceNode(): INodeType {
 		},
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const items = this.getInputData();
-			const { baseUrl } = await this.getCredentials<{ baseUrl: string }>(CREDENTIAL_TYPE);
+			const data = await this.getCredentials(CREDENTIAL_TYPE);
+			const baseUrl = String(data.baseUrl);
+			// The credential goes with each request, as the package does, so n8n does not read it again.
+			const credentialsDecrypted = { id: '', name: '', type: CREDENTIAL_TYPE, data };
+			const send = async (request: IHttpRequestOptions) =>
+				(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
+					credentialsDecrypted,
+				})) as unknown;
 			const output: INodeExecutionData[] = [];
 			for (let item = 0; item < items.length; item++) {
 				if (this.getNodeParameter('operation', item) === 'sendText') {
-					const json = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+					const json = (await send({
 						method: 'POST',
 						url: `${baseUrl}/message/sendText/${FAKE_SESSION}`,
 						body: {
@@ -75,7 +87,7 @@ export function referenceNode(): INodeType {
 					continue;
 				}
 				for (let offset = 0; ; offset += 20) {
-					const page = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
+					const page = (await send({
 						method: 'GET',
 						url: `${baseUrl}/api/${FAKE_SESSION}/chats/overview`,
 						qs: { limit: 20, offset },
@@ -223,7 +235,10 @@ export const run: BenchPart = async ({ quick, log }) => {
 	const agent = new http.Agent({ keepAlive: true });
 	const harness: Harness = {
 		gateway,
-		ourNode: built<INodeType>('nodes/MessagingGateway/MessagingGateway.node.js', 'MessagingGateway'),
+		ourNode: built<INodeType>(
+			'nodes/MessagingGateway/MessagingGateway.node.js',
+			'MessagingGateway',
+		),
 		credentialType: built<ICredentialType>(
 			'credentials/MessagingGatewayApi.credentials.js',
 			'MessagingGatewayApi',

@@ -31,7 +31,10 @@ const PARTS: Record<string, string> = {
 
 function commitOf(): string | undefined {
 	try {
-		return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).trim();
+		return execFileSync('git', ['rev-parse', 'HEAD'], {
+			cwd: PROJECT_ROOT,
+			encoding: 'utf8',
+		}).trim();
 	} catch {
 		return undefined;
 	}
@@ -43,13 +46,18 @@ async function main(): Promise<void> {
 	const wanted = args.filter((arg) => !arg.startsWith('--'));
 	const unknown = wanted.filter((name) => !(name in PARTS));
 	if (unknown.length > 0) {
-		throw new Error(`Unknown bench part(s) ${unknown.join(', ')}; parts: ${Object.keys(PARTS).join(', ')}`);
+		throw new Error(
+			`Unknown bench part(s) ${unknown.join(', ')}; parts: ${Object.keys(PARTS).join(', ')}`,
+		);
 	}
 	const names = wanted.length > 0 ? wanted : Object.keys(PARTS);
 	const startedAt = new Date();
 	const machine = machineState();
-	const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
-	log(`${machine.cpus} CPUs, load ${machine.loadBefore.join(' / ')}; parts: ${names.join(', ')}${quick ? ' (quick)' : ''}`);
+	const log = (line: string) =>
+		console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+	log(
+		`${machine.cpus} CPUs, load ${machine.loadBefore.join(' / ')}; parts: ${names.join(', ')}${quick ? ' (quick)' : ''}`,
+	);
 	const parts: PartResult[] = [];
 	for (const name of names) {
 		log(`part ${name}…`);
@@ -58,11 +66,15 @@ async function main(): Promise<void> {
 		const result = await part({ quick, log: (line) => log(`${name}: ${line}`) });
 		parts.push(result);
 		for (const goal of result.goals) {
-			log(`${name}: ${goal.met ? 'met   ' : 'MISSED'} ${goal.what}: ${goal.measured} (goal ${goal.goal})`);
+			log(
+				`${name}: ${goal.met ? 'met   ' : 'MISSED'} ${goal.what}: ${goal.measured} (goal ${goal.goal})`,
+			);
 		}
 	}
 	machine.loadAfter = os.loadavg().map(round2);
-	const packageJson = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+	const packageJson = JSON.parse(
+		fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'),
+	) as {
 		version: string;
 	};
 	const date = startedAt.toISOString().slice(0, 10);

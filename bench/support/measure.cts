@@ -44,10 +44,7 @@ export async function interleaved<K extends string>(
 			if (round >= 0) samples[name].push(value);
 		}
 	}
-	return Object.fromEntries(names.map((name) => [name, stats(samples[name])])) as Record<
-		K,
-		Stats
-	>;
+	return Object.fromEntries(names.map((name) => [name, stats(samples[name])])) as Record<K, Stats>;
 }
 
 /** Milliseconds since `start` (from process.hrtime.bigint()). */

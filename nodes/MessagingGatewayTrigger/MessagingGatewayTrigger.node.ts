@@ -28,8 +28,9 @@ const DELIVERY_RETRY_DELAY_MS = 100;
 import type { TriggerStaticData, WantedRegistration } from './registration';
 import { checkedEvents, isRegistered, LOG_PREFIX, register, unregister } from './registration';
 import { Redactor } from './secrets';
+import { TextKeyedCache } from './text-keyed-cache';
 
-function parseOnlyChats(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
+function chatsOf(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
 	return splitList(raw).map((entry) => {
 		const reference = classifyChat(entry);
 		if (!reference) {
@@ -43,9 +44,24 @@ function parseOnlyChats(this: IHookFunctions | IWebhookFunctions, raw: unknown):
 	});
 }
 
+/** Only These Chats as typed: parsed (a few regular expressions per entry) once, not per event. */
+const chatLists = new TextKeyedCache<readonly ChatReference[]>(64);
+
+/** No chats listed (the default): every chat. */
+const ALL_CHATS: readonly ChatReference[] = [];
+
+function parseOnlyChats(
+	this: IHookFunctions | IWebhookFunctions,
+	raw: unknown,
+): readonly ChatReference[] {
+	if (raw === '') return ALL_CHATS;
+	return typeof raw === 'string'
+		? chatLists.get(raw, () => chatsOf.call(this, raw))
+		: chatsOf.call(this, raw);
+}
+
 const CHAT_TYPES: Array<DeliveryFilters['chatType']> = ['all', 'direct', 'groups'];
 
-/** The filters as the parameters give them; throws, naming the field, when one is unusable. */
 /** A collection parameter (Filters, Options) read once, as one object: each event reads each once. */
 function collection(this: IHookFunctions | IWebhookFunctions, name: string): IDataObject {
 	const value = this.getNodeParameter(name, {});
@@ -54,6 +70,7 @@ function collection(this: IHookFunctions | IWebhookFunctions, name: string): IDa
 		: {};
 }
 
+/** The filters as the parameters give them; throws, naming the field, when one is unusable. */
 function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters {
 	const filters = collection.call(this, 'filters');
 	const chatType = (filters.chatType ?? 'all') as DeliveryFilters['chatType'];
@@ -271,7 +288,9 @@ export class MessagingGatewayTrigger implements INodeType {
 		}
 
 		const body: unknown = this.getBodyData();
-		const problem = envelopeProblem(body);
+		// The envelope's own API keys, found by the same walk that checks its depth.
+		const envelopeKeys: string[] = [];
+		const problem = envelopeProblem(body, envelopeKeys);
 		if (problem) return answer.call(this, 400, { received: false, error: problem });
 		const delivery = body as Delivery;
 
@@ -296,7 +315,9 @@ export class MessagingGatewayTrigger implements INodeType {
 			try {
 				const credentials = await this.getCredentials<{ apiKey?: unknown }>('messagingGatewayApi');
 				if (typeof credentials.apiKey === 'string') secrets.push(credentials.apiKey);
-				const item = await deliveryToItem.call(this, delivery, output, secrets);
+				// Awaited only when there is a file to store: most items need nothing asynchronous.
+				const built = deliveryToItem.call(this, delivery, output, secrets, envelopeKeys);
+				const item = built instanceof Promise ? await built : built;
 				return answer.call(this, 200, { received: true }, [[item]]);
 			} catch (error) {
 				const reason = new Redactor(secrets).text(messageOf(error));

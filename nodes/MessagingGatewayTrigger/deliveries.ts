@@ -4,8 +4,8 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
-import { INSTANCE_EVENTS } from '../shared/events';
-import { apiKeyValues, Redactor } from './secrets';
+import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
+import { isApiKeyField, Redactor } from './secrets';
 
 /** The JSON body the gateway POSTs for every event (Evolution API v1 envelope). */
 export interface Delivery extends IDataObject {
@@ -25,7 +25,8 @@ export interface DeliveryFilters {
 	events: string[];
 	ignoreOwnMessages: boolean;
 	chatType: 'all' | 'direct' | 'groups';
-	onlyChats: ChatReference[];
+	/** Shared between events with the same list: never changed. */
+	onlyChats: readonly ChatReference[];
 }
 
 export interface DeliveryOutput {
@@ -43,14 +44,27 @@ export function subscriptionName(deliveredEvent: unknown): string | undefined {
 	if (typeof deliveredEvent !== 'string') return undefined;
 	return (
 		EVENT_BY_PAYLOAD_NAME.get(deliveredEvent) ??
-		(INSTANCE_EVENTS.some((event) => event.name === deliveredEvent) ? deliveredEvent : undefined)
+		(INSTANCE_EVENT_NAMES.has(deliveredEvent) ? deliveredEvent : undefined)
 	);
+}
+
+/**
+ * The expected token as bytes, kept for the next event: every delivery to a trigger is checked
+ * against the same token. Kept with its text and used only when the text is the same, so a new
+ * token is never compared with the bytes of the old one.
+ */
+let expectedBytes: { text: string; bytes: Buffer } | undefined;
+
+function bytesOfExpected(expected: string): Buffer {
+	if (expectedBytes?.text !== expected)
+		expectedBytes = { text: expected, bytes: Buffer.from(expected) };
+	return expectedBytes.bytes;
 }
 
 /** Constant-time comparison with a length check first, so the token cannot be guessed byte by byte. */
 export function tokensMatch(given: string, expected: string): boolean {
 	const givenBuffer = Buffer.from(given);
-	const expectedBuffer = Buffer.from(expected);
+	const expectedBuffer = bytesOfExpected(expected);
 	return (
 		givenBuffer.length === expectedBuffer.length && timingSafeEqual(givenBuffer, expectedBuffer)
 	);
@@ -128,14 +142,34 @@ function messageText(message: IDataObject | undefined): string {
 /** Deeper than any real delivery (a quoted message inside a message is about 10 levels). */
 export const MAX_DELIVERY_NESTING = 64;
 
-/** Whether JSON data nests deeper than `limit` levels, found without recursion (any depth is safe). */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-	const pending: Array<[unknown, number]> = [[value, 1]];
-	while (pending.length > 0) {
-		const [current, depth] = pending.pop() as [unknown, number];
-		if (typeof current !== 'object' || current === null) continue;
-		if (depth > limit) return true;
-		for (const entry of Object.values(current)) pending.push([entry, depth + 1]);
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Whether JSON data nests deeper than `limit` levels (the value itself is level 1), putting the
+ * value of every API key field it passes into `apiKeys` (the walk that checks the depth finds
+ * them too; see apiKeyValues, which gives the same values). It recurses, but never deeper than
+ * `limit` calls: it answers at the first level past the limit, so any depth of the data is safe.
+ */
+function nestsDeeperThan(value: unknown, limit: number, apiKeys: string[]): boolean {
+	// Objects and lists only: nothing else nests.
+	if (typeof value !== 'object' || value === null) return false;
+	if (limit === 0) return true;
+	if (Array.isArray(value)) {
+		for (let index = 0; index < value.length; index++) {
+			if (nestsDeeperThan(value[index], limit - 1, apiKeys)) return true;
+		}
+		return false;
+	}
+	const fields = value as Record<string, unknown>;
+	// Own fields, as Object.keys gives them, without a new list per object.
+	for (const key in fields) {
+		if (!hasOwn.call(fields, key)) continue;
+		const entry = fields[key];
+		if (typeof entry === 'string') {
+			if (isApiKeyField(key)) apiKeys.push(entry);
+		} else if (nestsDeeperThan(entry, limit - 1, apiKeys)) {
+			return true;
+		}
 	}
 	return false;
 }
@@ -148,8 +182,9 @@ function isNonEmptyText(value: unknown): value is string {
  * Why a delivery body cannot be an event, or undefined when it is an envelope: a JSON object with
  * the event and instance names as text and `data` as an object or a list (sync events carry lists),
  * nested no deeper than any real delivery; message events also need the chat of the message.
+ * `apiKeys` receives the values of the envelope's API key fields (its own secrets) on the way.
  */
-export function envelopeProblem(body: unknown): string | undefined {
+export function envelopeProblem(body: unknown, apiKeys: string[] = []): string | undefined {
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
 		return 'The body must be a JSON object (an event envelope)';
 	}
@@ -160,7 +195,7 @@ export function envelopeProblem(body: unknown): string | undefined {
 	if (typeof data !== 'object' || data === null) {
 		return 'The "data" of the event must be an object or a list';
 	}
-	if (nestsDeeperThan(body, MAX_DELIVERY_NESTING)) {
+	if (nestsDeeperThan(body, MAX_DELIVERY_NESTING, apiKeys)) {
 		return `The body must not nest deeper than ${MAX_DELIVERY_NESTING} levels`;
 	}
 	const subscribed = subscriptionName(event);
@@ -170,6 +205,7 @@ export function envelopeProblem(body: unknown): string | undefined {
 	return undefined;
 }
 
+/** The simplified fields of a message event, then the whole cleaned envelope under "raw". */
 function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject): IDataObject {
 	const data = asObject(delivery.data) ?? {};
 	const remoteJid = String(key.remoteJid);
@@ -191,25 +227,44 @@ function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject):
 		messageType: data.messageType ?? null,
 		timestamp: data.messageTimestamp ?? data.datetime ?? null,
 		isGroup,
+		raw: delivery,
 	};
 }
 
-function simplified(event: string, delivery: Delivery): IDataObject {
-	const base: IDataObject = { event, session: delivery.instance };
+/**
+ * The simplified fields of an event, then the whole cleaned envelope under "raw" (built in one
+ * object, not copied into a second one to add "raw"; a "raw" field of the data keeps its place).
+ */
+function simplifiedWithRaw(event: string, delivery: Delivery): IDataObject {
+	const session = delivery.instance;
 	// Sync events (contacts, chats, groups) deliver lists.
-	if (Array.isArray(delivery.data)) return { ...base, data: delivery.data };
+	if (Array.isArray(delivery.data)) return { event, session, data: delivery.data, raw: delivery };
 	const data = asObject(delivery.data) ?? {};
 	const key = messageKey(data);
 	if (key) return simplifiedMessage(event, delivery, key);
 	if (event === 'QRCODE_UPDATED') {
 		const qrcode = (data.qrcode ?? {}) as IDataObject;
-		return { ...base, pairingCode: qrcode.pairingCode ?? null, qrCode: qrcode.code ?? null };
+		return {
+			event,
+			session,
+			pairingCode: qrcode.pairingCode ?? null,
+			qrCode: qrcode.code ?? null,
+			raw: delivery,
+		};
 	}
 	if (event === 'CONNECTION_UPDATE') {
-		return { ...base, state: data.state ?? null, statusReason: data.statusReason ?? null };
+		return {
+			event,
+			session,
+			state: data.state ?? null,
+			statusReason: data.statusReason ?? null,
+			raw: delivery,
+		};
 	}
 	// The event and session named by the trigger win over same-named fields of the data.
-	return { ...data, ...base };
+	const fields: IDataObject = { ...data, event, session };
+	fields.raw = delivery;
+	return fields;
 }
 
 const EXTENSION_BY_MIME: Record<string, string> = {
@@ -265,21 +320,40 @@ function mediaSource(
 	return { base64, fileName, mimeType };
 }
 
-/** One output item for a delivery that passed the filters; `secrets` are kept out of it. */
-export async function deliveryToItem(
+/** The item with the file of the delivery as its binary "data" (n8n stores it: asynchronous). */
+async function withBinary(
+	this: IWebhookFunctions,
+	json: IDataObject,
+	source: BinarySource,
+	content: Buffer,
+): Promise<INodeExecutionData> {
+	const binary = await this.helpers.prepareBinaryData(content, source.fileName, source.mimeType);
+	return { json, binary: { data: binary } };
+}
+
+/**
+ * One output item for a delivery that passed the filters and the envelope check (envelopeProblem:
+ * its depth is bounded); `secrets` and `envelopeKeys` (the values of the envelope's API key fields,
+ * as envelopeProblem found them) are kept out of it. A promise only when there is a file to store:
+ * most deliveries have none, and their item needs nothing asynchronous.
+ */
+export function deliveryToItem(
 	this: IWebhookFunctions,
 	delivery: Delivery,
 	output: DeliveryOutput,
 	secrets: string[],
-): Promise<INodeExecutionData> {
+	envelopeKeys: readonly string[],
+): INodeExecutionData | Promise<INodeExecutionData> {
 	const event = subscriptionName(delivery.event) as string;
 	// The envelope's own API keys are secrets too, wherever else they turn up.
-	const redactor = new Redactor([...secrets, ...apiKeyValues(delivery)]);
+	const redactor = new Redactor(envelopeKeys.length > 0 ? secrets.concat(envelopeKeys) : secrets);
 	const delivered = asObject(delivery.data);
 	const takesMedia =
 		output.includeMedia && typeof asObject(delivered?.message)?.base64 === 'string';
-	// Media leaves the JSON (it would bloat every item) before the rest is cleaned.
-	const envelope = redactor.data(
+	// Media leaves the JSON (it would bloat every item) before the rest is cleaned. What needs no
+	// cleaning is shared with the delivery, not copied; what does is a new object, so the delivery
+	// is never changed (the media copies below are new objects too).
+	const envelope = redactor.cleaned(
 		takesMedia
 			? {
 					...delivery,
@@ -296,13 +370,12 @@ export async function deliveryToItem(
 				? mediaSource(delivered, cleaned)
 				: undefined;
 	// Simplified fields come from the cleaned envelope too, never from what was delivered.
-	const json = output.simplify ? { ...simplified(event, envelope), raw: envelope } : envelope;
+	const json = output.simplify ? simplifiedWithRaw(event, envelope) : envelope;
 	if (!source) return { json };
 	const content = Buffer.from(source.base64, 'base64');
 	// A file that carries a secret is left out rather than changed (a redacted file is a broken one).
 	if (redactor.contains(source.base64) || redactor.contains(content.toString('latin1'))) {
 		return { json: { ...json, binaryLeftOut: 'The file contained a secret of this trigger' } };
 	}
-	const binary = await this.helpers.prepareBinaryData(content, source.fileName, source.mimeType);
-	return { json, binary: { data: binary } };
+	return withBinary.call(this, json, source, content);
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions, JsonObject } from 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../shared/transport';
-import { INSTANCE_EVENTS } from '../shared/events';
+import { INSTANCE_EVENT_NAMES } from '../shared/events';
 import { describeValue } from '../shared/values';
 import { Redactor } from './secrets';
 
@@ -309,15 +309,15 @@ export function checkedEvents(this: IHookFunctions | IWebhookFunctions, raw: unk
 			{ description },
 		);
 	}
-	const unknown = raw.filter(
-		(event) => !INSTANCE_EVENTS.some((known) => known.name === event),
-	) as unknown[];
-	if (unknown.length > 0) {
+	// Checked without new lists when every name is known (every event reads this parameter).
+	if (!raw.every((event) => INSTANCE_EVENT_NAMES.has(event))) {
+		const unknown = raw.filter((event) => !INSTANCE_EVENT_NAMES.has(event)) as unknown[];
 		throw new NodeOperationError(
 			this.getNode(),
 			`Events must be event names such as MESSAGES_UPSERT (got ${unknown.map(describeValue).join(', ')})`,
 			{ description },
 		);
 	}
-	return [...new Set(raw as string[])];
+	// Each once; one event (the usual choice) needs no set to say so.
+	return raw.length === 1 ? [raw[0] as string] : [...new Set(raw as string[])];
 }

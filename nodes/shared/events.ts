@@ -176,6 +176,11 @@ export const INSTANCE_EVENTS: InstanceEvent[] = [
 	},
 ];
 
+/** Every subscription name, for checks that run on every delivery. */
+export const INSTANCE_EVENT_NAMES: ReadonlySet<string> = new Set(
+	INSTANCE_EVENTS.map((event) => event.name),
+);
+
 /** The events most workflows start from, by their labels. */
 export const COMMON_EVENT_LABELS = ['Message Received', 'QR Code Updated', 'Message Deleted'];
 

@@ -26,15 +26,28 @@ function acceptedShapes(kinds: readonly ChatKind[]): string {
 		: `${shapes.slice(0, -1).join(', ')} or ${shapes[shapes.length - 1]}`;
 }
 
+/*
+ * Made once, not per call (the trigger classifies the chat of every event it receives). None is
+ * global or sticky, so test() and exec() keep no state between calls.
+ */
+const GROUP_ID = /^\d+(-\d+)?@g\.us$/;
+const CHANNEL_ID = /^\d+@newsletter$/;
+const CONTACT_ID = /^(\d{6,15})@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/;
+const PHONE_PUNCTUATION = /[\s()+\-.]/g;
+const PHONE_DIGITS = /^\d{8,15}$/;
+
 /** Classifies a phone number, chat ID, JID, group ID or channel ID as people paste them. */
 export function classifyChat(raw: unknown): ChatReference | undefined {
 	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-	if (/^\d+(-\d+)?@g\.us$/.test(text)) return { kind: 'group', value: text };
-	if (/^\d+@newsletter$/.test(text)) return { kind: 'channel', value: text };
-	const contactId = /^(\d{6,15})@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/.exec(text);
-	if (contactId) return { kind: 'contact', value: contactId[1] };
-	const digits = text.replace(/[\s()+\-.]/g, '');
-	if (/^\d{8,15}$/.test(digits)) return { kind: 'contact', value: digits };
+	// The ending first: an ID of another kind skips the expression (which needs that ending).
+	if (text.endsWith('@g.us') && GROUP_ID.test(text)) return { kind: 'group', value: text };
+	if (text.endsWith('@newsletter') && CHANNEL_ID.test(text))
+		return { kind: 'channel', value: text };
+	// The digits are all that comes before the "@" (asked with test(): no match list to build).
+	if (CONTACT_ID.test(text)) return { kind: 'contact', value: text.slice(0, text.indexOf('@')) };
+	// replace() with a global expression starts from the beginning whatever its lastIndex.
+	const digits = text.replace(PHONE_PUNCTUATION, '');
+	if (PHONE_DIGITS.test(digits)) return { kind: 'contact', value: digits };
 	return undefined;
 }
 

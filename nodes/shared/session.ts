@@ -13,6 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { matchesFilter } from './lists';
 import { gatewayApiRequest } from './transport';
 import { describeValue, isBlank, isObject } from './values';
+import { itemParameter } from './parameters';
 
 /** A session name as it goes into a path, or why it cannot. */
 export type SessionNameCheck = { ok: true; session: string } | { ok: false; reason: string };
@@ -51,9 +52,7 @@ export function readSessionParameter(
 	const raw =
 		itemIndex === undefined
 			? (this as IHookFunctions).getNodeParameter('session', undefined, { extractValue: true })
-			: (this as IExecuteFunctions).getNodeParameter('session', itemIndex, undefined, {
-					extractValue: true,
-				});
+			: itemParameter.call(this as IExecuteFunctions, 'session', itemIndex);
 	const check = checkSessionName(raw);
 	if (!check.ok) {
 		throw new NodeOperationError(this.getNode(), check.reason, {

@@ -19,12 +19,16 @@ export function describeValue(raw: unknown): string {
 	return `a ${typeof raw} (${String(raw)})`;
 }
 
-/** Whitespace and characters that show nothing (zero-width spaces and joiners, word joiner, BOM, soft hyphen). */
-const INVISIBLE = /[\s\u00AD\u180E\u200B-\u200F\u2028-\u202F\u2060-\u2064\uFEFF]/g;
+/**
+ * A character that shows something: anything but whitespace and the characters that show nothing
+ * (zero-width spaces and joiners, word joiner, BOM, soft hyphen). Not global: test() keeps no state.
+ */
+const VISIBLE = /[^\s\u00AD\u180E\u200B-\u200F\u2028-\u202F\u2060-\u2064\uFEFF]/;
 
 /** Whether a text would show nothing (to a person in a chat, or as a name). */
 export function isBlank(text: string): boolean {
-	return text.replace(INVISIBLE, '') === '';
+	// Asked without building the text with the invisible characters removed.
+	return !VISIBLE.test(text);
 }
 
 const HTML_ESCAPES: Record<string, string> = {

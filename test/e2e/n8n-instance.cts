@@ -50,6 +50,8 @@ export interface N8nInstance {
 	version: N8nVersion;
 	userFolder: string;
 	logFile: string;
+	/** The n8n server's process ID (for memory figures). */
+	pid: number;
 	/** Public API (X-N8N-API-KEY). */
 	api: AxiosInstance;
 	/** Internal REST API (/rest) with the owner's login cookie. */
@@ -504,6 +506,7 @@ async function startN8nIn(
 			version,
 			userFolder,
 			logFile,
+			pid: child.pid as number,
 			api,
 			rest,
 			web,

@@ -4,6 +4,7 @@
  * gateway's Retry-After honoured by every chat at once, Wait Between Items meaning one at a time.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { NodeExecutionContext } from 'n8n-core/dist/execution-engine/node-execution-context/node-execution-context';
 
 import { SEED } from '../simulator/index.cts';
 import type { RecordedRequest } from '../simulator/index.cts';
@@ -89,6 +90,46 @@ describe('Message > Send Text with Simultaneous Chats', () => {
 			);
 		},
 	);
+
+	it("evaluates each item's chat once and a Session without expression once per run", async () => {
+		const reads = jest.spyOn(
+			NodeExecutionContext.prototype as unknown as {
+				_getNodeParameter: (
+					name: string,
+					item: number,
+					fallback: unknown,
+					options?: IDataObject,
+				) => unknown;
+			},
+			'_getNodeParameter',
+		);
+		try {
+			const items = interleavedItems(2);
+			const result = await send(items, { simultaneousChats: 4 });
+
+			expect(result.status).toBe('success');
+			const evaluated = (parameter: string) =>
+				reads.mock.calls.filter(
+					([name, , , options]) => name === parameter && options?.rawExpressions !== true,
+				);
+			expect(evaluated('chatId')).toHaveLength(items.length);
+			expect(evaluated('session')).toHaveLength(1);
+			reads.mockClear();
+			const fromItems = items.map((item) => ({ json: { ...item.json, session: SESSION } }));
+			const perItem = await runGateway(
+				simulator,
+				{ ...sendTextParameters({}), session: '={{ $json.session }}' },
+				{ items: fromItems },
+			);
+			expect(perItem.status).toBe('success');
+			expect(evaluated('session')).toHaveLength(items.length);
+			expect(result.outputs[0].map((item) => item.json.key)).toEqual(
+				items.map(() => expect.objectContaining({ fromMe: true })),
+			);
+		} finally {
+			reads.mockRestore();
+		}
+	});
 
 	it('keeps one chat written in different ways in one lane: one send at a time, in order', async () => {
 		const spellings = [

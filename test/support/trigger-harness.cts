@@ -12,6 +12,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 	IWebhookData,
+	IWebhookFunctions,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
@@ -55,8 +56,12 @@ export interface TriggerHarness {
 	failNextCredentialReads(count: number): void;
 	/** What n8n does on activation: create only when checkExists says there is nothing. */
 	activate(): Promise<void>;
+	/** n8n-core's real WebhookContext for one request, built as the server builds it for every delivery. */
+	webhookContext(httpRequest: WebhookRequest, httpResponse: JsonResponse): IWebhookFunctions;
 	setParameters(parameters: INodeParameters): void;
 	deliveries: ReceivedDelivery[];
+	/** The parsed bodies webhook() was given, the objects themselves, in order (to see they stay unchanged). */
+	requestBodies: unknown[];
 	/** Items of every execution webhook() started, in order. */
 	executions(): INodeExecutionData[][];
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
@@ -74,9 +79,21 @@ export interface TriggerHarnessOptions {
 	typeVersion?: number;
 	/** The credential's API Key Header (default: unset, which means apikey). */
 	keyHeader?: 'apikey' | 'X-Api-Key';
+	/** The trigger to run (default: the TypeScript source); the bench passes the build in dist/. */
+	nodeType?: MessagingGatewayTrigger;
 }
 
-interface JsonResponse {
+/** What webhook() sees of a request: the fields of n8n's Express request it reads. */
+export interface WebhookRequest {
+	method?: string;
+	url?: string;
+	headers: http.IncomingHttpHeaders;
+	query: Record<string, string | string[]>;
+	body: unknown;
+	rawBody: Buffer;
+}
+
+export interface JsonResponse {
 	status(code: number): JsonResponse;
 	json(body: unknown): void;
 	send(body: unknown): void;
@@ -139,7 +156,7 @@ function captureLogger(logger: Record<LogLevel, (message: string, meta?: object)
 
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
 	const mode = options.mode ?? 'trigger';
-	const nodeType = new MessagingGatewayTrigger();
+	const nodeType = options.nodeType ?? new MessagingGatewayTrigger();
 	const credentialsHelper = new TestCredentialsHelper(
 		{ messagingGatewayApi: new MessagingGatewayApi() },
 		{
@@ -171,6 +188,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		settings: { executionOrder: 'v1' },
 	});
 	const deliveries: ReceivedDelivery[] = [];
+	const requestBodies: unknown[] = [];
 	const waiters: Array<{ count: number; resolve: () => void }> = [];
 	const notify = () => {
 		for (const waiter of [...waiters]) {
@@ -195,6 +213,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 					body = rawBody.toString('utf8');
 				}
 				const delivery: ReceivedDelivery = { status: 0, responseBody: undefined };
+				requestBodies.push(body);
 				const httpResponse = responseAdapter(res, (status, responseBody) => {
 					delivery.status = status;
 					delivery.responseBody = responseBody;
@@ -207,21 +226,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 					body,
 					rawBody,
 				};
-				const additionalData = {
-					...baseAdditionalData,
-					httpRequest,
-					httpResponse,
-				} as unknown as IWorkflowExecuteAdditionalData;
 				try {
-					const context = new WebhookContext(
-						workflow,
-						workflow.getNode(TRIGGER_NODE_NAME)!,
-						additionalData,
-						mode,
-						webhookData(additionalData),
-						[],
-						null,
-					);
+					const context = webhookContext(httpRequest, httpResponse);
 					const result = await nodeType.webhook.call(context);
 					if (result.workflowData) delivery.execution = result.workflowData[0];
 					if (!result.noWebhookResponse && !httpResponse.headersSent) {
@@ -249,6 +255,23 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		webhookBaseUrl: `http://127.0.0.1:${port}/webhook`,
 		webhookTestBaseUrl: `http://127.0.0.1:${port}/webhook-test`,
 	} as IWorkflowExecuteAdditionalData;
+
+	function webhookContext(httpRequest: WebhookRequest, httpResponse: JsonResponse): WebhookContext {
+		const additionalData = {
+			...baseAdditionalData,
+			httpRequest,
+			httpResponse,
+		} as unknown as IWorkflowExecuteAdditionalData;
+		return new WebhookContext(
+			workflow,
+			workflow.getNode(TRIGGER_NODE_NAME)!,
+			additionalData,
+			mode,
+			webhookData(additionalData),
+			[],
+			null,
+		);
+	}
 
 	function webhookData(additionalData: IWorkflowExecuteAdditionalData): IWebhookData {
 		return {
@@ -289,10 +312,12 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		activate: async () => {
 			if (!(await checkExists())) await create();
 		},
+		webhookContext,
 		setParameters(parameters) {
 			workflow.getNode(TRIGGER_NODE_NAME)!.parameters = parameters;
 		},
 		deliveries,
+		requestBodies,
 		executions: () =>
 			deliveries.flatMap((delivery) => (delivery.execution ? [delivery.execution] : [])),
 		waitForDeliveries: (count, timeoutMs = 5000) =>

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { parseChat } from '../../shared/identifiers';
 import { readSessionParameter } from '../../shared/session';
+import { rememberedParameter } from '../../shared/parameters';
 
 export { sessionFields, sessionFieldsDescribed } from '../../shared/session';
 
@@ -193,6 +194,6 @@ export const groupIdLocator: INodeProperties = pickerField({
 
 /** The group ID chosen in `groupIdLocator`, or an error naming the field before any request. */
 export function readGroupId(this: IExecuteFunctions, itemIndex: number): string {
-	const raw = this.getNodeParameter('groupId', itemIndex, undefined, { extractValue: true });
+	const raw = rememberedParameter.call(this, 'groupId', itemIndex);
 	return parseChat.call(this, raw, 'Group ID', itemIndex, ['group']).value;
 }

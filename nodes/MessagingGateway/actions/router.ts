@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { itemParameter } from '../../shared/parameters';
 import { integerFrom } from '../helpers/fields';
 import { chatLanes } from './chat-lanes';
 import { MAX_SIMULTANEOUS_CHATS } from './common.descriptions';
@@ -68,7 +69,7 @@ function selectedExecutor(this: IExecuteFunctions): OperationExecutor {
 function waitBetweenItemsOf(this: IExecuteFunctions, itemIndex: number): number {
 	return integerFrom.call(
 		this,
-		this.getNodeParameter('options.waitBetweenItems', itemIndex, 0),
+		itemParameter.call(this, 'options.waitBetweenItems', itemIndex, 0, false),
 		'Wait Between Items (Ms)',
 		itemIndex,
 		0,
@@ -105,13 +106,13 @@ function isPaced(this: IExecuteFunctions): boolean {
 
 /**
  * One input item through its operation: its outputs paired to it, or under "Continue On Fail" an
- * error item; otherwise the error is thrown.
+ * error item; otherwise the error is thrown. `waitBefore`: pause for Wait Between Items first.
  */
 async function runItem(
 	this: IExecuteFunctions,
 	executor: OperationExecutor,
 	itemIndex: number,
-	waitBefore: boolean,
+	waitBefore = false,
 ): Promise<INodeExecutionData[]> {
 	try {
 		const waitMs = waitBetweenItemsOf.call(this, itemIndex);
@@ -147,7 +148,7 @@ async function runLanes(
 			for (const itemIndex of lane) {
 				if (failures.length > 0) return;
 				try {
-					outputs[itemIndex] = await runItem.call(this, executor, itemIndex, false);
+					outputs[itemIndex] = await runItem.call(this, executor, itemIndex);
 				} catch (error) {
 					failures.push({ itemIndex, error });
 				}

@@ -8,6 +8,7 @@ import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../shared/identifiers';
 import { fieldError, integerFrom, textFrom } from './fields';
 import { isBlank, quoteValue } from '../../shared/values';
+import { rememberedParameter } from '../../shared/parameters';
 
 /** A chat picked with `chatLocator`, as a contact or group reference (channels are refused). */
 export function readChat(
@@ -16,7 +17,10 @@ export function readChat(
 	name = 'chatId',
 	displayName = 'Chat',
 ): ChatReference {
-	const raw = this.getNodeParameter(name, itemIndex, undefined, { extractValue: true });
+	const raw =
+		name === 'chatId'
+			? rememberedParameter.call(this, name, itemIndex)
+			: this.getNodeParameter(name, itemIndex, undefined, { extractValue: true });
 	return parseChat.call(this, raw, displayName, itemIndex, ['contact', 'group']);
 }
 

@@ -19,6 +19,7 @@ import {
 } from '../common.descriptions';
 import { isBlank, textFrom } from '../../helpers/fields';
 import { describeValue } from '../../../shared/values';
+import { rememberedParameter } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -115,7 +116,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const messageId = parseFullMessageId.call(
 		this,
-		this.getNodeParameter('messageId', itemIndex),
+		rememberedParameter.call(this, 'messageId', itemIndex),
 		'Message ID',
 		itemIndex,
 	);

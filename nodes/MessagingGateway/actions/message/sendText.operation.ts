@@ -28,6 +28,7 @@ import {
 import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
 import { readQuoted, replyToOption } from '../../helpers/instance-send';
+import { itemParameter } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -108,7 +109,7 @@ export async function execute(
 			'Enter the message to send, or map it from an input field with an expression.',
 		);
 	}
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = itemParameter.call(this, 'options', itemIndex, {}, false) as IDataObject;
 
 	const sendOptions = delayAndPresence.call(this, itemIndex, options);
 	if (options.linkPreview !== undefined) {
