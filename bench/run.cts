@@ -10,24 +10,16 @@ import * as path from 'node:path';
 
 import { PROJECT_ROOT } from '../test/support/paths.cts';
 import type { BenchPart, PartResult } from './support/measure.cts';
-import { machineState, round2 } from './support/measure.cts';
+import { machineState, n8nCoreEnvironment, round2 } from './support/measure.cts';
 import type { BenchRun } from './support/report.cts';
 import {
+	BENCH_PARTS,
 	renderMarkdown,
 	renderSummary,
 	resultBaseName,
 	RESULTS_FOLDER,
 } from './support/report.cts';
 import { writeReadmeSection } from '../test/support/readme-section.cts';
-
-/** Every part, in the order they run (the in-process ones first, real n8n last). */
-const PARTS: Record<string, string> = {
-	engine: './engine.cts',
-	throttle: './throttle.cts',
-	trigger: './trigger.cts',
-	load: './load.cts',
-	n8n: './real-n8n.cts',
-};
 
 function commitOf(): string | undefined {
 	try {
@@ -44,13 +36,14 @@ async function main(): Promise<void> {
 	const args = process.argv.slice(2);
 	const quick = args.includes('--quick');
 	const wanted = args.filter((arg) => !arg.startsWith('--'));
-	const unknown = wanted.filter((name) => !(name in PARTS));
+	const unknown = wanted.filter((name) => !(name in BENCH_PARTS));
 	if (unknown.length > 0) {
 		throw new Error(
-			`Unknown bench part(s) ${unknown.join(', ')}; parts: ${Object.keys(PARTS).join(', ')}`,
+			`Unknown bench part(s) ${unknown.join(', ')}; parts: ${Object.keys(BENCH_PARTS).join(', ')}`,
 		);
 	}
-	const names = wanted.length > 0 ? wanted : Object.keys(PARTS);
+	const names = wanted.length > 0 ? wanted : Object.keys(BENCH_PARTS);
+	n8nCoreEnvironment();
 	const startedAt = new Date();
 	const machine = machineState();
 	const log = (line: string) =>
@@ -62,7 +55,7 @@ async function main(): Promise<void> {
 	for (const name of names) {
 		log(`part ${name}…`);
 		// Loaded when it runs: a part pulls in heavy modules (n8n-core, the simulator, n8n itself).
-		const part = (require(PARTS[name]) as { run: BenchPart }).run;
+		const part = (require(BENCH_PARTS[name]) as { run: BenchPart }).run;
 		const result = await part({ quick, log: (line) => log(`${name}: ${line}`) });
 		parts.push(result);
 		for (const goal of result.goals) {
@@ -93,7 +86,7 @@ async function main(): Promise<void> {
 	fs.writeFileSync(`${base}.json`, `${JSON.stringify(run, null, '\t')}\n`);
 	fs.writeFileSync(`${base}.md`, renderMarkdown(run));
 	log(`results: ${path.relative(PROJECT_ROOT, base)}.json and .md`);
-	if (!quick && names.length === Object.keys(PARTS).length) {
+	if (!quick && names.length === Object.keys(BENCH_PARTS).length) {
 		writeReadmeSection('performance:results', renderSummary(run));
 		log('README.md Performance section written');
 	} else {

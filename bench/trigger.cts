@@ -9,7 +9,6 @@
  * trigger with these settings makes.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 import type { IDataObject, INodeType, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
@@ -163,18 +162,7 @@ function perEventStats(stats: Stats): { min: number; median: number; max: number
 	return { min: round2(stats.min), median: round2(stats.median), max: round2(stats.max) };
 }
 
-/**
- * What n8n-core reads when it is first used, as test/support/jest-env.js sets it for the trigger
- * tests: a silent logger (which the harness can record) and a user folder of the bench's own.
- */
-function n8nEnvironment(): void {
-	process.env.N8N_USER_FOLDER ??= path.join(os.tmpdir(), 'n8n-messaging-gateway-bench');
-	process.env.N8N_ENCRYPTION_KEY ??= 'bench-only-encryption-key';
-	process.env.N8N_LOG_LEVEL ??= 'silent';
-}
-
 export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
-	n8nEnvironment();
 	compileTypeScriptOnLoad();
 	// Loaded here, after the .ts loader is in place (imports would load before it).
 	const { startSimulator, SEED } = require('../test/simulator/index.cts') as typeof SimulatorModule;

@@ -4,6 +4,7 @@
  * to bench/results/ and renders into the README's Performance section.
  */
 import * as os from 'node:os';
+import * as path from 'node:path';
 
 export interface Stats {
 	min: number;
@@ -45,6 +46,17 @@ export async function interleaved<K extends string>(
 		}
 	}
 	return Object.fromEntries(names.map((name) => [name, stats(samples[name])])) as Record<K, Stats>;
+}
+
+/**
+ * What n8n-core reads when it is first used, set before any part runs, as test/support/jest-env.js
+ * sets it for the tests: a silent logger (which the trigger harness records) and a user folder of
+ * the bench's own.
+ */
+export function n8nCoreEnvironment(): void {
+	process.env.N8N_USER_FOLDER ??= path.join(os.tmpdir(), 'n8n-messaging-gateway-bench');
+	process.env.N8N_ENCRYPTION_KEY ??= 'bench-only-encryption-key';
+	process.env.N8N_LOG_LEVEL ??= 'silent';
 }
 
 /** Milliseconds since `start` (from process.hrtime.bigint()). */

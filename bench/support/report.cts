@@ -10,6 +10,15 @@ import type { MachineState, PartResult } from './measure.cts';
 
 export const RESULTS_FOLDER = path.join(__dirname, '..', 'results');
 
+/** Every part of the bench (its module under bench/), in the order they run: in-process first, real n8n last. */
+export const BENCH_PARTS: Record<string, string> = {
+	engine: path.join(__dirname, '..', 'engine.cts'),
+	throttle: path.join(__dirname, '..', 'throttle.cts'),
+	trigger: path.join(__dirname, '..', 'trigger.cts'),
+	load: path.join(__dirname, '..', 'load.cts'),
+	n8n: path.join(__dirname, '..', 'real-n8n.cts'),
+};
+
 export interface BenchRun {
 	date: string;
 	startedAt: string;

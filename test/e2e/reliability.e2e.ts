@@ -64,10 +64,11 @@ const SEND_TEXT = {
 async function runItems(
 	items: IDataObject[],
 	onError: 'continueRegularOutput' | 'continueErrorOutput',
+	options: IDataObject = {},
 ): Promise<IRun> {
 	const created = await n8n.api.post(
 		'/workflows',
-		itemsThroughNodeWorkflow(credential, items, SEND_TEXT, onError),
+		itemsThroughNodeWorkflow(credential, items, { ...SEND_TEXT, options }, onError),
 	);
 	expect(created.status).toBe(200);
 	simulator.clearLogs();
@@ -148,6 +149,38 @@ describe('"On Error" continue modes in real n8n', () => {
 			out: items.length,
 			errors: items.filter((item) => item.json.error).length,
 		};
+	}, 240_000);
+});
+
+describe('Simultaneous Chats in real n8n', () => {
+	it('4 chats at once: each chat in input order at the gateway, the failing item on the error output, all paired', async () => {
+		const chats = [ALICE.number, SEED.contacts.bruno.number, SEED.contacts.carla.number];
+		const items = Array.from({ length: 12 }, (_, index) => ({
+			session: SESSION,
+			chat: index === 7 ? 'nobody' : chats[index % chats.length],
+			text: `message ${Math.floor(index / chats.length) + 1} to chat ${index % chats.length}`,
+		}));
+		simulator.injectFault({ match: { path: '/message/sendText/' }, times: 24, latencyMs: 50 });
+
+		const run = await runItems(items, 'continueErrorOutput', { simultaneousChats: 4 });
+
+		expectErrorOutputSplit(run, items.length, [7]);
+		const texts = simulator
+			.requestsTo('/message/sendText/', 'POST')
+			.map((request) => (request.body as { textMessage: { text: string } }).textMessage.text);
+		for (const chat of [0, 1, 2]) {
+			const expected = items
+				.filter((item, index) => index !== 7 && item.text.endsWith(`chat ${chat}`))
+				.map((item) => item.text);
+			expect(texts.filter((text) => text.endsWith(`chat ${chat}`))).toEqual(expected);
+		}
+		// Side by side: the three chats' sends interleave instead of one chat after another.
+		expect(
+			texts
+				.slice(0, 3)
+				.map((text) => text.slice(-1))
+				.sort(),
+		).toEqual(['0', '1', '2']);
 	}, 240_000);
 });
 

@@ -90,6 +90,8 @@ interface ReadCredentials {
 	data: GatewayCredentials;
 	/** The same data as n8n's authentication takes it. */
 	decrypted: ICredentialsDecrypted;
+	/** The Base URL checked, once for the run. */
+	baseUrlCheck: ReturnType<typeof normalizeBaseUrl>;
 }
 
 const credentialsByContext = new WeakMap<GatewayRequestContext, Promise<ReadCredentials>>();
@@ -99,6 +101,7 @@ async function readCredentials(this: GatewayRequestContext): Promise<ReadCredent
 	const reference = this.getNode().credentials?.[CREDENTIAL_TYPE];
 	return {
 		data: data as unknown as GatewayCredentials,
+		baseUrlCheck: normalizeBaseUrl(data.baseUrl),
 		decrypted: {
 			id: reference?.id ?? '',
 			name: reference?.name ?? '',
@@ -122,9 +125,8 @@ async function resolveGateway(
 	this: GatewayRequestContext,
 	itemIndex?: number,
 ): Promise<ResolvedGateway> {
-	const { data: credentials, decrypted } = await credentialsOf.call(this);
+	const { data: credentials, decrypted, baseUrlCheck } = await credentialsOf.call(this);
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
-	const baseUrlCheck = normalizeBaseUrl(credentials.baseUrl);
 	const description = 'Open the Messaging Gateway API credential and fix it.';
 	if (!baseUrlCheck.ok) {
 		throw new NodeOperationError(this.getNode(), redactSecret(baseUrlCheck.reason, apiKey), {
