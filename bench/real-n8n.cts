@@ -61,6 +61,7 @@ class BenchReference {
 				{ displayName: 'Number', name: 'number', type: 'string', default: '' },
 				{ displayName: 'Text', name: 'text', type: 'string', default: '' },
 				{ displayName: 'Hand Over the Credential', name: 'handOver', type: 'boolean', default: true },
+				{ displayName: 'With Limits', name: 'limits', type: 'boolean', default: false },
 			],
 		};
 	}
@@ -73,6 +74,7 @@ class BenchReference {
 		const options = this.getNodeParameter('handOver', 0)
 			? { credentialsDecrypted: { id: '', name: '', type: '${CREDENTIAL_TYPE}', data } }
 			: undefined;
+		const withLimits = this.getNodeParameter('limits', 0);
 		const output = [];
 		for (let item = 0; item < items.length; item++) {
 			const request = {
@@ -81,7 +83,28 @@ class BenchReference {
 				body: { number: this.getNodeParameter('number', item), textMessage: { text: this.getNodeParameter('text', item) } },
 				json: true,
 			};
-			const json = await this.helpers.httpRequestWithAuthentication.call(this, '${CREDENTIAL_TYPE}', request, options);
+			let json;
+			if (withLimits) {
+				// What the package's transport adds: a deadline for the whole answer, and the answer
+				// read as a stream against a size limit, then parsed.
+				const response = await this.helpers.httpRequestWithAuthentication.call(this, '${CREDENTIAL_TYPE}', {
+					...request,
+					encoding: 'stream',
+					returnFullResponse: true,
+					timeout: 60000,
+					abortSignal: AbortSignal.timeout(60000),
+				}, options);
+				const chunks = [];
+				let size = 0;
+				for await (const chunk of response.body) {
+					size += chunk.length;
+					if (size > 64 * 1024 * 1024) throw new Error('answer too large');
+					chunks.push(chunk);
+				}
+				json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+			} else {
+				json = await this.helpers.httpRequestWithAuthentication.call(this, '${CREDENTIAL_TYPE}', request, options);
+			}
 			output.push({ json, pairedItem: { item } });
 		}
 		return [output];
@@ -108,6 +131,7 @@ type Variant =
 	| 'package'
 	| 'reference'
 	| 'referenceReadingEachTime'
+	| 'referenceWithLimits'
 	| 'httpRequest'
 	| 'packageManyChats'
 	| 'httpRequestManyChats'
@@ -156,16 +180,17 @@ function plans(
 		},
 	});
 	const httpRequest = httpRequestWithUrl(sendUrl);
-	const reference = (handOver: boolean) => ({
+	const reference = (handOver: boolean, limits = false) => ({
 		type: REFERENCE_TYPE,
 		typeVersion: 1,
 		credentials,
-		parameters: { number: '={{ $json.number }}', text: '={{ $json.text }}', handOver },
+		parameters: { number: '={{ $json.number }}', text: '={{ $json.text }}', handOver, limits },
 	});
 	return {
 		package: { node: ourNode({}), manyChats: false },
 		reference: { node: reference(true), manyChats: false },
 		referenceReadingEachTime: { node: reference(false), manyChats: false },
+		referenceWithLimits: { node: reference(true, true), manyChats: false },
 		httpRequest: { node: httpRequest, manyChats: false },
 		packageManyChats: { node: ourNode({ simultaneousChats: SIMULTANEOUS }), manyChats: true },
 		httpRequestManyChats: { node: httpRequest, manyChats: true },
@@ -493,6 +518,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 				subject: timing.package,
 				baseline: timing.reference,
 				limit: 1.05,
+				why: `The same minimal node with the transport's limits (a deadline for the whole answer, the answer read as a stream against the 64 MB limit) takes ${Math.round(timing.referenceWithLimits.median)} ms, ${ratioText(timing.referenceWithLimits.median / timing.reference.median)} its bare time; the package takes ${ratioText(timing.package.median / timing.referenceWithLimits.median)} that. The limits keep a hostile or broken gateway from holding n8n or filling its memory; n8n's helpers offer no cheaper way to cap an answer's size.`,
 			}),
 			{
 				id: 'n8n.sendText.credentialReads',
