@@ -264,18 +264,7 @@ export class Redactor {
 			// (`delete` after a spread would turn the copy into a slow dictionary object).
 			copy = {};
 			for (const key in fields) {
-				if (!hasOwn.call(fields, key) || key === apiKeyField) continue;
-				// Assigning "__proto__" would set the prototype: define it as the data it is.
-				if (key === '__proto__') {
-					Object.defineProperty(copy, key, {
-						value: fields[key],
-						enumerable: true,
-						writable: true,
-						configurable: true,
-					});
-				} else {
-					copy[key] = fields[key];
-				}
+				if (hasOwn.call(fields, key) && key !== apiKeyField) setOwn(copy, key, fields[key]);
 			}
 		}
 		// In the order of `fields`: the fields before `first` need no change.
