@@ -8,6 +8,7 @@ import {
 	jsonItems,
 	outputJson,
 	resourceRunner,
+	expectPacedAndPaired,
 } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -230,14 +231,7 @@ describe('Group > Send Invite', () => {
 			{ groupJid: TEAM.id, description: 'Invite', numbers: [bruno.number] },
 			{ groupJid: HIKERS.id, description: 'Invite', numbers: [bakery.number] },
 		]);
-		const [first, second, third] = simulator.requests.map((request) => request.at);
-		expect(second - first).toBeGreaterThanOrEqual(50);
-		expect(third - second).toBeGreaterThanOrEqual(50);
-		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-		]);
+		expectPacedAndPaired(simulator, result, 50);
 		expect(outputJson(result).map((json) => json.inviteUrl)).toEqual([
 			`https://chat.messenger.net/${HIKERS.inviteCode}`,
 			`https://chat.messenger.net/${TEAM.inviteCode}`,

@@ -9,6 +9,7 @@ import {
 	jsonItems,
 	outputJson,
 	resourceRunner,
+	expectPacedAndPaired,
 } from '../support/gateway-node.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -176,14 +177,7 @@ describe('Message > React', () => {
 			{ messageId: brunoLocation.id, reaction: '📍', session: SESSION },
 			{ messageId: aliceImage.id, reaction: '', session: SESSION },
 		]);
-		const [first, second, third] = simulator.requests.map((request) => request.at);
-		expect(second - first).toBeGreaterThanOrEqual(30);
-		expect(third - second).toBeGreaterThanOrEqual(30);
-		expect(result.outputs[0].map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-		]);
+		expectPacedAndPaired(simulator, result, 30);
 		expect(outputJson(result).map((json) => json.reaction)).toEqual(['👍', '📍', '']);
 	});
 });

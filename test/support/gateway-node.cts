@@ -126,3 +126,20 @@ export function expectGatewayError(
 	expect(result.error?.httpCode).toBe(httpCode);
 	expect(gateway.requests).toHaveLength(1);
 }
+
+/**
+ * Wait Between Items at work: the requests reached the gateway at least `minGapMs` apart, one per
+ * item, and each output item is paired to its input item in order.
+ */
+export function expectPacedAndPaired(
+	gateway: { requests: RecordedRequest[] },
+	result: RunNodeResult,
+	minGapMs: number,
+): void {
+	const arrivals = gateway.requests.map((request) => request.at);
+	const gaps = arrivals.slice(1).map((at, index) => at - arrivals[index]);
+	expect(gaps.every((gap) => gap >= minGapMs)).toBe(true);
+	expect(result.outputs[0].map((item) => item.pairedItem)).toEqual(
+		arrivals.map((_, item) => ({ item })),
+	);
+}
