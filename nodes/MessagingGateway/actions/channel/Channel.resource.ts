@@ -4,8 +4,6 @@ import * as create from './create.operation';
 import * as search from './search.operation';
 import { withEarlierDefaults } from '../common.descriptions';
 
-export { create, search };
-
 /** The operations of this resource by value, for the router. */
 export const operations = { create, search };
 

@@ -2,8 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as getMany from './getMany.operation';
 
-export { getMany };
-
 /** The operations of this resource by value, for the router. */
 export const operations = { getMany };
 

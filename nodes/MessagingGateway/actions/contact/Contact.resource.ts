@@ -6,8 +6,6 @@ import * as getMany from './getMany.operation';
 import * as getProfilePicture from './getProfilePicture.operation';
 import * as getBusinessProfile from './getBusinessProfile.operation';
 
-export { checkNumber, get, getMany, getProfilePicture, getBusinessProfile };
-
 /** The operations of this resource by value, for the router. */
 export const operations = { checkNumber, get, getMany, getProfilePicture, getBusinessProfile };
 

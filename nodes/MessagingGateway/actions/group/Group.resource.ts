@@ -9,8 +9,6 @@ import * as refresh from './refresh.operation';
 import * as leave from './leave.operation';
 import * as updateParticipants from './updateParticipants.operation';
 
-export { create, get, getMany, getParticipants, sendInvite, refresh, leave, updateParticipants };
-
 /** The operations of this resource by value, for the router. */
 export const operations = {
 	create,

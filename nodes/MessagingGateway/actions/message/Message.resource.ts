@@ -19,27 +19,6 @@ import * as markAsRead from './markAsRead.operation';
 import * as deleteForEveryone from './deleteForEveryone.operation';
 import * as edit from './edit.operation';
 
-export {
-	sendText,
-	sendLocation,
-	sendButtons,
-	sendLinkPreview,
-	sendPoll,
-	react,
-	get,
-	findStatus,
-	downloadMedia,
-	sendMedia,
-	sendAndWait,
-	sendAudio,
-	sendSticker,
-	sendContact,
-	sendList,
-	markAsRead,
-	deleteForEveryone,
-	edit,
-};
-
 /** The operations of this resource by value, for the router. */
 export const operations = {
 	sendText,

@@ -4,8 +4,6 @@ import * as get from './get.operation';
 import * as setPicture from './setPicture.operation';
 import * as deletePicture from './deletePicture.operation';
 
-export { get, setPicture, deletePicture };
-
 /** The operations of this resource by value, for the router. */
 export const operations = { get, setPicture, deletePicture };
 

@@ -9,8 +9,6 @@ import * as restart from './restart.operation';
 import * as setPresence from './setPresence.operation';
 import { withEarlierDefaults } from '../common.descriptions';
 
-export { connect, getConnectionState, getMany, logout, requestPairingCode, restart, setPresence };
-
 /** The operations of this resource by value, for the router. */
 export const operations = {
 	connect,

@@ -4,8 +4,6 @@ import * as get from './get.operation';
 import * as set from './set.operation';
 import { withEarlierDefaults } from '../common.descriptions';
 
-export { get, set };
-
 /** The operations of this resource by value, for the router. */
 export const operations = { get, set };
 
