@@ -5,7 +5,6 @@
  * keep-alive, all on one fast fake gateway. The built package (dist/) is measured.
  */
 import * as http from 'node:http';
-import * as path from 'node:path';
 
 import axios from 'axios';
 import type {
@@ -19,7 +18,7 @@ import type {
 } from 'n8n-workflow';
 
 import { runNode } from '../test/support/n8n-harness.cts';
-import { PROJECT_ROOT } from '../test/support/paths.cts';
+import { built } from './support/built.cts';
 import { FAKE_API_KEY, FAKE_SESSION, startFakeGateway } from './support/fake-gateway.cts';
 import type { FakeGateway } from './support/fake-gateway.cts';
 import type { BenchPart, GoalResult, Stats } from './support/measure.cts';
@@ -29,14 +28,6 @@ const CHAT_COUNT = 2_000;
 const OUR_TYPE = 'n8n-nodes-messaging-gateway.messagingGateway';
 const REFERENCE_TYPE = 'bench.reference';
 const CREDENTIAL_TYPE = 'messagingGatewayApi';
-
-function built<T>(relative: string, className: string): T {
-	const exported = require(path.join(PROJECT_ROOT, 'dist', relative)) as Record<
-		string,
-		new () => T
-	>;
-	return new exported[className]();
-}
 
 /**
  * The floor inside n8n: what any node sending these requests must do, and nothing else (no

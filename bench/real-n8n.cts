@@ -21,6 +21,7 @@ import {
 	deliverBurst,
 	triggerMessageIds,
 	until,
+	percentile,
 } from '../test/e2e/e2e-helpers.cts';
 import { startN8n } from '../test/e2e/n8n-instance.cts';
 import type { N8nInstance } from '../test/e2e/n8n-instance.cts';
@@ -336,10 +337,6 @@ async function runSend(
 		}
 	}
 	return { nodeMs: send.executionTime, peakRssMb: round2(peakMb) };
-}
-
-function percentile(sorted: number[], fraction: number): number {
-	return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
 
 /** A workflow with n8n's own Webhook node only: the baseline of the trigger latency. */

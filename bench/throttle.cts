@@ -3,12 +3,11 @@
  * n8n's engine should take 49 pauses, 4.9 s, and little more: the pause is a promise timer, the
  * sends are to a fast fake gateway on loopback.
  */
-import * as path from 'node:path';
 
 import type { ICredentialType, INodeType } from 'n8n-workflow';
 
 import { runNode } from '../test/support/n8n-harness.cts';
-import { PROJECT_ROOT } from '../test/support/paths.cts';
+import { built } from './support/built.cts';
 import { FAKE_API_KEY, FAKE_SESSION, startFakeGateway } from './support/fake-gateway.cts';
 import type { BenchPart } from './support/measure.cts';
 import { elapsedMs, interleaved, round2 } from './support/measure.cts';
@@ -17,14 +16,6 @@ const ITEMS = 50;
 const WAIT_MS = 100;
 const EXPECTED_MS = (ITEMS - 1) * WAIT_MS;
 const TOLERANCE = 0.05;
-
-function built<T>(relative: string, className: string): T {
-	const exported = require(path.join(PROJECT_ROOT, 'dist', relative)) as Record<
-		string,
-		new () => T
-	>;
-	return new exported[className]();
-}
 
 export const run: BenchPart = async ({ quick, log }) => {
 	const gateway = await startFakeGateway(0);

@@ -9,13 +9,12 @@
  * trigger with these settings makes.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 import type { IDataObject, INodeType, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import * as ts from 'typescript';
 
 import type { MessagingGatewayTrigger } from '../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
-import { PROJECT_ROOT } from '../test/support/paths.cts';
+import { built } from './support/built.cts';
 import type * as TriggerHarnessModule from '../test/support/trigger-harness.cts';
 import type {
 	JsonResponse,
@@ -26,10 +25,6 @@ import type * as SimulatorModule from '../test/simulator/index.cts';
 import type { BenchPart, GoalResult, PartResult, Stats } from './support/measure.cts';
 import { elapsedMs, interleaved, round2 } from './support/measure.cts';
 
-const BUILT_TRIGGER = path.join(
-	PROJECT_ROOT,
-	'dist/nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node.js',
-);
 const GOAL_MICROSECONDS = 2;
 
 type Webhook = (this: IWebhookFunctions) => Promise<IWebhookResponseData>;
@@ -168,10 +163,10 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 	const { startSimulator, SEED } = require('../test/simulator/index.cts') as typeof SimulatorModule;
 	const { startTriggerHarness } =
 		require('../test/support/trigger-harness.cts') as typeof TriggerHarnessModule;
-	const built = require(BUILT_TRIGGER) as {
-		MessagingGatewayTrigger: new () => MessagingGatewayTrigger;
-	};
-	const ours = new built.MessagingGatewayTrigger();
+	const ours = built<MessagingGatewayTrigger>(
+		'nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node.js',
+		'MessagingGatewayTrigger',
+	);
 
 	const eventsPerSample = quick ? 2_000 : 20_000;
 	const rounds = quick ? 3 : 9;

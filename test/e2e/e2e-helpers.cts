@@ -252,3 +252,8 @@ export function triggerMessageIds(executions: IDataObject[], triggerName = 'On M
 		return String(item?.json.messageId).split('_')[2];
 	});
 }
+
+/** The value at `fraction` (0.5 for the median, 0.95 for p95) of numbers sorted ascending. */
+export function percentile(sorted: number[], fraction: number): number {
+	return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+}

@@ -223,6 +223,14 @@ describe('Message > Send Text with Simultaneous Chats', () => {
 			(request, index) => index !== refused && request.at < refusedAt + 900,
 		);
 		expect(duringPause.map(textOf).every((text) => text.startsWith('message 1 '))).toBe(true);
+		// Every second message, in every chat, and the retry went after the pause.
+		const afterPause = sends().filter(
+			(request, index) => index > refused && !duringPause.includes(request),
+		);
+		expect(afterPause.map(textOf).sort()).toEqual(
+			['message 1 to 5511987650001', ...CHATS.map((chat) => `message 2 to ${chat}`)].sort(),
+		);
+		expect(afterPause.every((request) => request.at >= refusedAt + 950)).toBe(true);
 		expect(sends()).toHaveLength(9);
 		expect(result.outputs[0]).toHaveLength(8);
 	});

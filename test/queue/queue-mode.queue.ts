@@ -17,6 +17,7 @@ import {
 	triggerMessageIds,
 	until,
 	untilCountReaches,
+	percentile,
 } from '../e2e/e2e-helpers.cts';
 import type { BurstResult } from '../e2e/e2e-helpers.cts';
 import {
@@ -92,10 +93,6 @@ async function activeTrigger(workflow: IDataObject): Promise<{ workflowId: strin
 }
 
 /** The percentile of sorted values (nearest rank). */
-function percentile(sorted: number[], fraction: number): number {
-	return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
-}
-
 /**
  * Executions of a workflow with the message ID of their trigger item, their worker and, for a
  * failed one, n8n's error (an execution whose worker died keeps no item, only that error).

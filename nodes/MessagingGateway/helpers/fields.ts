@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue, quoteValue } from '../../shared/values';
+import { itemParameter } from '../../shared/parameters';
+import { describeValue, isBlank, quoteValue } from '../../shared/values';
 
 /**
  * Readers for field values as n8n hands them over: typed in, or produced by an expression (a
@@ -54,6 +55,33 @@ export function readText(
 		itemIndex,
 	);
 	return keepSpaces ? text : text.trim();
+}
+
+/**
+ * An operation's Options collection for an item: read once per run when it holds no expression
+ * (see `itemParameter`), so callers only read it, never change it.
+ */
+export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	return itemParameter.call(this, 'options', itemIndex, {}, false) as IDataObject;
+}
+
+/**
+ * The text of a parameter that must hold something (see `readText`): blank, or only invisible
+ * characters, is refused before any request as "<field> must not be empty", with `hint` saying
+ * what to enter.
+ */
+export function readRequiredText(
+	this: IExecuteFunctions,
+	name: string,
+	displayName: string,
+	itemIndex: number,
+	options: { hint?: string; keepSpaces?: boolean } = {},
+): string {
+	const text = readText.call(this, name, displayName, itemIndex, options.keepSpaces);
+	if (isBlank(text)) {
+		throw fieldError.call(this, itemIndex, `${displayName} must not be empty`, options.hint);
+	}
+	return text;
 }
 
 export { isBlank } from '../../shared/values';

@@ -4,12 +4,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
-import { isBlank, readText } from '../../helpers/fields';
+import { readRequiredText, readText } from '../../helpers/fields';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -42,13 +41,9 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const name = readText.call(this, 'name', 'Name', itemIndex);
-	if (isBlank(name)) {
-		throw new NodeOperationError(this.getNode(), 'Name must not be empty', {
-			itemIndex,
-			description: 'Enter the name of the channel to create.',
-		});
-	}
+	const name = readRequiredText.call(this, 'name', 'Name', itemIndex, {
+		hint: 'Enter the name of the channel to create.',
+	});
 	const channelDescription = readText.call(this, 'description', 'Description', itemIndex, true);
 	const picture = await readFileSource.call(this, 'picture', 'Picture', itemIndex, {
 		mimeTypes: ['image/jpeg', 'image/png'],

@@ -8,7 +8,7 @@ import type {
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
-import { optionBoolean } from '../../helpers/fields';
+import { optionBoolean, readOptions } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
 import { outputFieldName } from '../../helpers/message';
 
@@ -62,7 +62,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
 	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const download = optionBoolean.call(
 		this,
 		options,

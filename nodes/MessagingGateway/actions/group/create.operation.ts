@@ -7,7 +7,7 @@ import type {
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
-import { fieldError, isBlank, optionBoolean, readText, textFrom } from '../../helpers/fields';
+import { optionBoolean, readOptions, readRequiredText, textFrom } from '../../helpers/fields';
 import { expectObject, missingFromAnswer } from '../../helpers/responses';
 import { readMemberNumbers } from './numbers';
 
@@ -66,17 +66,11 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
-	const subject = readText.call(this, 'subject', 'Group Name', itemIndex);
-	if (isBlank(subject)) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Group Name must not be empty',
-			'The messaging network refuses a group without a name.',
-		);
-	}
+	const subject = readRequiredText.call(this, 'subject', 'Group Name', itemIndex, {
+		hint: 'The messaging network refuses a group without a name.',
+	});
 	const participants = readMemberNumbers.call(this, 'participants', 'Participants', itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const groupDescription = textFrom
 		.call(this, options.description, 'Description', itemIndex)
 		.trim();

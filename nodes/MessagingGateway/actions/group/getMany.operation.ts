@@ -8,7 +8,7 @@ import type {
 import { matchesFilter } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
-import { optionBoolean, textFrom } from '../../helpers/fields';
+import { optionBoolean, readOptions, textFrom } from '../../helpers/fields';
 import { returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { expectList } from '../../helpers/responses';
 
@@ -61,7 +61,7 @@ export async function execute(
 	const wanted = wantedCount.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const subject = textFrom.call(this, filters.subject, 'Name Contains', itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const includeParticipants = optionBoolean.call(
 		this,
 		options,

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import {
@@ -11,7 +10,7 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { isBlank, readText } from '../../helpers/fields';
+import { readRequiredText } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
 import { readMemberNumbers } from './numbers';
 
@@ -62,13 +61,9 @@ export async function execute(
 
 	const numbers = readMemberNumbers.call(this, 'numbers', 'Numbers', itemIndex);
 
-	const text = readText.call(this, 'description', 'Description', itemIndex);
-	if (isBlank(text)) {
-		throw new NodeOperationError(this.getNode(), 'Description must not be empty', {
-			itemIndex,
-			description: 'The gateway sends this text followed by the invite link, and requires it.',
-		});
-	}
+	const text = readRequiredText.call(this, 'description', 'Description', itemIndex, {
+		hint: 'The gateway sends this text followed by the invite link, and requires it.',
+	});
 
 	const response = await gatewayApiRequest.call(
 		this,

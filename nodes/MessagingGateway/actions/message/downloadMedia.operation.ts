@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { expectObject } from '../../helpers/responses';
@@ -15,7 +10,7 @@ import {
 	readShortMessageId,
 } from '../../helpers/message';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
-import { optionBoolean, readBoolean } from '../../helpers/fields';
+import { optionBoolean, readBoolean, readOptions } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -77,7 +72,7 @@ export async function execute(
 		false,
 	);
 	const binaryPropertyName = readBinaryPropertyName.call(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const keepBase64 = optionBoolean.call(
 		this,
 		options,

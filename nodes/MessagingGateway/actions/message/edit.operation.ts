@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { classifyChat, toNumber } from '../../../shared/identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fieldError } from '../../helpers/message';
-import { isBlank, readText } from '../../helpers/fields';
+import { readRequiredText } from '../../helpers/fields';
 import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
@@ -40,15 +40,10 @@ export async function execute(
 			'Use the ID a send operation output (it starts with true_).',
 		);
 	}
-	const text = readText.call(this, 'text', 'New Text', itemIndex, true);
-	if (isBlank(text)) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'New Text must not be empty',
-			'To remove a message, use Delete for Everyone.',
-		);
-	}
+	const text = readRequiredText.call(this, 'text', 'New Text', itemIndex, {
+		keepSpaces: true,
+		hint: 'To remove a message, use Delete for Everyone.',
+	});
 	const chat = classifyChat(messageId.chatId);
 	const body = {
 		number: chat ? toNumber(chat) : messageId.chatId,

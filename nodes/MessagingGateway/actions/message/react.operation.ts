@@ -17,7 +17,7 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { isBlank, textFrom } from '../../helpers/fields';
+import { isBlank, readOptions, textFrom } from '../../helpers/fields';
 import { describeValue } from '../../../shared/values';
 import { rememberedParameter } from '../../../shared/parameters';
 
@@ -121,7 +121,7 @@ export async function execute(
 		itemIndex,
 	);
 	const reaction = readReaction.call(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 
 	const build = (style: RequestBodyStyle): IDataObject =>
 		style === 'jidSessionId'

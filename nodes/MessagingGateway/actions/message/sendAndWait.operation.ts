@@ -13,9 +13,9 @@ import { sendButtonsMessage, sendToChat } from '../../helpers/instance-send';
 import {
 	decimalFrom,
 	fieldError,
-	isBlank,
 	optionFrom,
-	readText,
+	readOptions,
+	readRequiredText,
 	textFrom,
 } from '../../helpers/fields';
 import { readChat } from '../../helpers/message';
@@ -233,7 +233,7 @@ function answersOf(
 	itemIndex: number,
 	responseType: ResponseType,
 ): Answer[] {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const label = (raw: unknown, name: string, fallback: string) =>
 		textFrom.call(this, raw, name, itemIndex).trim() || fallback;
 	if (responseType === 'freeText') {
@@ -269,7 +269,7 @@ function answersOf(
 
 /** When to stop waiting: never, after an interval, or at a date; checked before sending. */
 function waitTillOf(this: IExecuteFunctions, itemIndex: number): Date {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const limit = (options.limitWaitTime as IDataObject | undefined)?.values as
 		| IDataObject
 		| undefined;
@@ -311,15 +311,10 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const message = readText.call(this, 'message', 'Message', itemIndex, true);
-	if (isBlank(message)) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Message must not be empty',
-			'Enter the question to ask.',
-		);
-	}
+	const message = readRequiredText.call(this, 'message', 'Message', itemIndex, {
+		keepSpaces: true,
+		hint: 'Enter the question to ask.',
+	});
 	const responseType = optionFrom.call(
 		this,
 		this.getNodeParameter('responseType', itemIndex, 'approval'),

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { delayOption, fieldError, readChat } from '../../helpers/message';
-import { integerFrom, optionBoolean } from '../../helpers/fields';
+import { integerFrom, optionBoolean, readOptions } from '../../helpers/fields';
 import { sendToChat } from '../../helpers/instance-send';
 import { mediaSourceProperties, readMediaFile } from '../../helpers/media-source';
 import {
@@ -64,7 +64,7 @@ export async function execute(
 			'Send other files with Send Media.',
 		);
 	}
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	// The gateway reads options.encoding unguarded and fails without an options object, so it is
 	// always sent. The chat shows "recording audio…" during the delay whatever else is asked.
 	const sendOptions: IDataObject = {

@@ -18,7 +18,13 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { collectionEntries, isBlank, readText, textFrom } from '../../helpers/fields';
+import {
+	collectionEntries,
+	isBlank,
+	readRequiredText,
+	readText,
+	textFrom,
+} from '../../helpers/fields';
 import { quoteValue } from '../../../shared/values';
 
 type ButtonType = 'reply' | 'call' | 'copy' | 'url';
@@ -253,10 +259,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const bodyText = readText.call(this, 'body', 'Body', itemIndex);
-	if (isBlank(bodyText)) {
-		throw fieldError.call(this, itemIndex, 'Body must not be empty', 'Enter the message text.');
-	}
+	const bodyText = readRequiredText.call(this, 'body', 'Body', itemIndex, {
+		hint: 'Enter the message text.',
+	});
 	const buttons = readButtons.call(this, itemIndex);
 	const headerImage = await readFileSource.call(this, 'headerImage', 'Header Image', itemIndex, {
 		urlOnly: true,

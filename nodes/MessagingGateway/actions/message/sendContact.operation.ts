@@ -8,7 +8,7 @@ import type {
 import { classifyChat } from '../../../shared/identifiers';
 import { quoteValue } from '../../../shared/values';
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
-import { collectionEntries, isBlank, textFrom } from '../../helpers/fields';
+import { collectionEntries, isBlank, readOptions, textFrom } from '../../helpers/fields';
 import { readSendOptions, replyToOption, sendToChat } from '../../helpers/instance-send';
 import { isHttpUrl } from '../../helpers/urls';
 import {
@@ -90,7 +90,13 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [delayOption, presenceOption, replyToOption, simultaneousChatsOption, waitBetweenItemsOption],
+		options: [
+			delayOption,
+			presenceOption,
+			replyToOption,
+			simultaneousChatsOption,
+			waitBetweenItemsOption,
+		],
 	},
 ];
 
@@ -173,7 +179,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const contactMessage = readContacts.call(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const sendOptions = readSendOptions.call(this, itemIndex, options);
 	return sendToChat.call(this, itemIndex, session, 'sendContact', chat, sendOptions, {
 		contactMessage,

@@ -30,7 +30,7 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
+import { booleanFrom, isBlank, optionBoolean, readOptions, readText } from '../../helpers/fields';
 
 const PREVIEW_IMAGE_URL_RULE = `A public http(s) link to the image. With the Request Body Style "chatId + session" the gateway downloads it; with "jid + sessionId" n8n downloads it and sends it inline: never with the API key, at most ${PUBLIC_FILE_LIMITS.maxBytes / (1024 * 1024)} MB within ${PUBLIC_FILE_LIMITS.deadlineMs / 1000} s, and only if the host says it is an image.`;
 
@@ -164,7 +164,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 
 	const url = readText.call(this, 'previewUrl', 'Preview URL', itemIndex);
 	if (!isHttpUrl(url)) {

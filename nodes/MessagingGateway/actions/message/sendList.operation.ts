@@ -6,7 +6,14 @@ import type {
 } from 'n8n-workflow';
 
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
-import { collectionEntries, isBlank, readText, textFrom } from '../../helpers/fields';
+import {
+	collectionEntries,
+	isBlank,
+	readOptions,
+	readRequiredText,
+	readText,
+	textFrom,
+} from '../../helpers/fields';
 import { readSendOptions, replyToOption, sendToChat } from '../../helpers/instance-send';
 import {
 	readSession,
@@ -122,22 +129,17 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [delayOption, presenceOption, replyToOption, simultaneousChatsOption, waitBetweenItemsOption],
+		options: [
+			delayOption,
+			presenceOption,
+			replyToOption,
+			simultaneousChatsOption,
+			waitBetweenItemsOption,
+		],
 	},
 ];
 
 export const description = showOnlyFor('message', 'sendList', properties);
-
-function requiredText(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	name: string,
-	displayName: string,
-): string {
-	const text = readText.call(this, name, displayName, itemIndex);
-	if (isBlank(text)) throw fieldError.call(this, itemIndex, `${displayName} must not be empty`);
-	return text;
-}
 
 /** Rows grouped into sections in the order their sections first appear; IDs must be unique. */
 function readSections(
@@ -187,12 +189,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const title = requiredText.call(this, itemIndex, 'title', 'Title');
-	const text = requiredText.call(this, itemIndex, 'description', 'Text');
-	const buttonText = requiredText.call(this, itemIndex, 'buttonText', 'Button Text');
+	const title = readRequiredText.call(this, 'title', 'Title', itemIndex);
+	const text = readRequiredText.call(this, 'description', 'Text', itemIndex);
+	const buttonText = readRequiredText.call(this, 'buttonText', 'Button Text', itemIndex);
 	const footerText = readText.call(this, 'footerText', 'Footer', itemIndex);
 	const sections = readSections.call(this, itemIndex, title);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const sendOptions = readSendOptions.call(this, itemIndex, options);
 
 	const listMessage: IDataObject = { title, description: text, buttonText };

@@ -15,7 +15,7 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { decimalFrom, readText } from '../../helpers/fields';
+import { decimalFrom, readOptions, readText } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -91,7 +91,7 @@ export async function execute(
 	const longitude = readCoordinate.call(this, itemIndex, 'longitude', 'Longitude', 180);
 	const name = readText.call(this, 'name', 'Name', itemIndex);
 	const address = readText.call(this, 'address', 'Address', itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const sendOptions = delayAndPresence.call(this, itemIndex, options);
 
 	const locationMessage: IDataObject = {};

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
-import { isBlank, optionFrom, readText, textFrom } from '../../helpers/fields';
+import { isBlank, optionFrom, readOptions, readText, textFrom } from '../../helpers/fields';
 import { readSendOptions, replyToOption, sendToChat } from '../../helpers/instance-send';
 import {
 	fallbackFileName,
@@ -109,7 +109,7 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const file = await readMediaFile.call(this, itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const sendOptions = readSendOptions.call(this, itemIndex, options);
 	const fileName =
 		textFrom.call(this, options.fileName, 'File Name', itemIndex).trim() || file.fileName;

@@ -23,7 +23,13 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { isBlank, readBoolean, readText, textFrom } from '../../helpers/fields';
+import {
+	isBlank,
+	readBoolean,
+	readOptions,
+	readRequiredText,
+	textFrom,
+} from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -123,15 +129,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const name = readText.call(this, 'question', 'Question', itemIndex);
-	if (isBlank(name)) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Question must not be empty',
-			'Enter the poll question.',
-		);
-	}
+	const name = readRequiredText.call(this, 'question', 'Question', itemIndex, {
+		hint: 'Enter the poll question.',
+	});
 	const pollOptions = readPollOptions.call(this, itemIndex);
 	const multipleAnswers = readBoolean.call(
 		this,
@@ -140,7 +140,7 @@ export async function execute(
 		itemIndex,
 		false,
 	);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const build = (style: RequestBodyStyle): IDataObject => {
 		const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'polls');
 		const body: IDataObject = {

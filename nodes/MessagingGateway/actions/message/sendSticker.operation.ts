@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
 import { readSendOptions, replyToOption, sendToChat } from '../../helpers/instance-send';
@@ -16,6 +11,7 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
+import { readOptions } from '../../helpers/fields';
 
 /** What the gateway turns into a sticker (it converts to WebP itself). */
 const STICKER_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
@@ -30,7 +26,13 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [delayOption, presenceOption, replyToOption, simultaneousChatsOption, waitBetweenItemsOption],
+		options: [
+			delayOption,
+			presenceOption,
+			replyToOption,
+			simultaneousChatsOption,
+			waitBetweenItemsOption,
+		],
 	},
 ];
 
@@ -51,7 +53,7 @@ export async function execute(
 			'The gateway converts the image to a WebP sticker; a square image of 512×512 pixels looks best.',
 		);
 	}
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = readOptions.call(this, itemIndex);
 	const sendOptions = readSendOptions.call(this, itemIndex, options);
 	return sendToChat.call(this, itemIndex, session, 'sendSticker', chat, sendOptions, {
 		stickerMessage: { image: file.media },

@@ -25,10 +25,9 @@ import {
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
 } from '../common.descriptions';
-import { booleanFrom, isBlank, optionBoolean, readText } from '../../helpers/fields';
+import { booleanFrom, optionBoolean, readOptions, readRequiredText } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
 import { readQuoted, replyToOption } from '../../helpers/instance-send';
-import { itemParameter } from '../../../shared/parameters';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -100,16 +99,11 @@ export async function execute(
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	// Sent as typed (line breaks and indentation matter); a number from an expression becomes text.
-	const text = readText.call(this, 'text', 'Text', itemIndex, true);
-	if (isBlank(text)) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Text must not be empty',
-			'Enter the message to send, or map it from an input field with an expression.',
-		);
-	}
-	const options = itemParameter.call(this, 'options', itemIndex, {}, false) as IDataObject;
+	const text = readRequiredText.call(this, 'text', 'Text', itemIndex, {
+		keepSpaces: true,
+		hint: 'Enter the message to send, or map it from an input field with an expression.',
+	});
+	const options = readOptions.call(this, itemIndex);
 
 	const sendOptions = delayAndPresence.call(this, itemIndex, options);
 	if (options.linkPreview !== undefined) {
