@@ -116,14 +116,21 @@ export interface FullMessageId {
 	fromMe: boolean;
 	chatId: string;
 	id: string;
+	/** Who wrote a group message (`…_<id>_<participant>`): a member's chat ID, JID or LID. */
+	participant?: string;
 	/** The whole ID as the gateway knows it. */
 	serialized: string;
 }
 
+/** Whatever follows the ID is captured, so that it is checked as a participant, not let through. */
 const FULL_MESSAGE_ID =
-	/^(true|false)_(\d+(?:-\d+)?@(?:c\.us|g\.us|newsletter|s\.messenger\.net|lid))_([A-Za-z0-9]+)(?:_\S+)?$/;
+	/^(true|false)_(\d+(?:-\d+)?@(?:c\.us|g\.us|newsletter|s\.messenger\.net|lid))_([A-Za-z0-9]+)(?:_([\s\S]*))?$/;
+const LID = /^\d{6,20}@lid$/;
 
-/** A full message ID `<true|false>_<chat ID>_<id>`, or an error naming the field and the shape. */
+/**
+ * A full message ID `<true|false>_<chat ID>_<id>[_<participant>]`, or an error naming the field
+ * and the shape. Only a group message may name a participant, and only a member's ID.
+ */
 export function parseFullMessageId(
 	this: IExecuteFunctions,
 	raw: unknown,
@@ -132,16 +139,31 @@ export function parseFullMessageId(
 ): FullMessageId {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	const match = FULL_MESSAGE_ID.exec(text);
+	const refuse = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), `${field} ${message} (got "${text}")`, {
+			itemIndex,
+			description,
+		});
 	if (!match) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${field} must be a full message ID like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${text}")`,
-			{
-				itemIndex,
-				description:
-					'A full message ID is <true|false>_<chat ID>_<id>: "id" of a message from the trigger, Get or a send operation.',
-			},
+		throw refuse(
+			'must be a full message ID like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
+			'A full message ID is <true|false>_<chat ID>_<id>: "id" of a message from the trigger, Get or a send operation.',
 		);
 	}
-	return { fromMe: match[1] === 'true', chatId: match[2], id: match[3], serialized: text };
+	const [, fromMe, chatId, id, participant] = match;
+	const messageId: FullMessageId = { fromMe: fromMe === 'true', chatId, id, serialized: text };
+	if (participant === undefined) return messageId;
+	if (!GROUP_ID.test(chatId)) {
+		throw refuse(
+			`must end with the message ID: ${chatId} is not a group (…@g.us), and only group messages name a participant after it, like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1`,
+			'Direct chats and channels have no participants: remove the part after the message ID.',
+		);
+	}
+	if (!CONTACT_ID.test(participant) && !LID.test(participant)) {
+		throw refuse(
+			`must name a group member after the message ID: a chat ID (5511999999999@c.us), a JID (5511999999999@s.whatsapp.net or @s.messenger.net) or a LID (123456789012345@lid), like false_120363012345678901@g.us_3EB0C767D26A1D3BB2F1_5511999999999@c.us`,
+			'A group message ID is <true|false>_<group ID>_<id>_<participant>, the participant being who wrote the message; it can be left out.',
+		);
+	}
+	return { ...messageId, participant };
 }

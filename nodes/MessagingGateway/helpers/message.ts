@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { RequestBodyStyle } from '../../shared/transport';
 import { responseOr } from './responses';
 
-import type { ChatReference, FullMessageId } from '../../shared/identifiers';
+import type { ChatReference } from '../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../shared/identifiers';
 import { fieldError, integerFrom, textFrom } from './fields';
 import { isBlank, quoteValue } from '../../shared/values';
@@ -46,14 +46,6 @@ export function fullIdFromKey(response: unknown, fallbackChatId: string): string
 	const chatId = typeof key.remoteJid === 'string' ? jidToChatId(key.remoteJid) : fallbackChatId;
 	const fromMe = typeof key.fromMe === 'boolean' ? key.fromMe : true;
 	return `${fromMe}_${chatId}_${key.id}`;
-}
-
-/** The group participant suffix of a full message ID (`…_<id>_<participant>`), if any. */
-export function participantOf(messageId: FullMessageId): string | undefined {
-	const prefix = `${messageId.fromMe}_${messageId.chatId}_${messageId.id}_`;
-	return messageId.serialized.startsWith(prefix)
-		? messageId.serialized.slice(prefix.length)
-		: undefined;
 }
 
 /** A full or short message ID as typed; the short ID is what instance-family bodies take. */

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { chatIdToJid, fieldError, participantOf } from '../../helpers/message';
+import { chatIdToJid, fieldError } from '../../helpers/message';
 import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
@@ -21,7 +21,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const messageId = readFullMessageId.call(this, itemIndex);
-	const participant = participantOf(messageId);
+	const { participant } = messageId;
 	if (!messageId.fromMe && !messageId.chatId.endsWith('@g.us')) {
 		throw fieldError.call(
 			this,

@@ -9,7 +9,7 @@ import { gatewayStyledRequest } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import type { FullMessageId } from '../../../shared/identifiers';
 import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
-import { chatIdToJid, fieldError, participantOf, responseObject } from '../../helpers/message';
+import { chatIdToJid, fieldError, responseObject } from '../../helpers/message';
 import {
 	readSession,
 	sessionFields,
@@ -95,8 +95,7 @@ function senderJid(
 		return toJid(parseChat.call(this, senderOption, 'Sender', itemIndex, ['contact']));
 	}
 	const chat = classifyChat(messageId.chatId);
-	const participant = participantOf(messageId);
-	if (chat?.kind === 'group' && participant) return chatIdToJid(participant);
+	if (chat?.kind === 'group' && messageId.participant) return chatIdToJid(messageId.participant);
 	// In a direct chat, a message not from me was written by the contact of the chat.
 	if (chat?.kind === 'contact' && !messageId.fromMe) return toJid(chat);
 	throw fieldError.call(
