@@ -22,13 +22,15 @@ import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
 
+import type { TriggerStaticData, WantedRegistration } from './registration';
+import { checkedEvents, isRegistered, LOG_PREFIX, register, unregister } from './registration';
+import { credentialApiKey } from './credential-key';
+import { Redactor } from './secrets';
+import { TextKeyedCache } from './text-keyed-cache';
+
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */
 const DELIVERY_ATTEMPTS = 3;
 const DELIVERY_RETRY_DELAY_MS = 100;
-import type { TriggerStaticData, WantedRegistration } from './registration';
-import { checkedEvents, isRegistered, LOG_PREFIX, register, unregister } from './registration';
-import { Redactor } from './secrets';
-import { TextKeyedCache } from './text-keyed-cache';
 
 function chatsOf(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
 	return splitList(raw).map((entry) => {
@@ -112,15 +114,13 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 	};
 }
 
-/** A small JSON answer to the gateway; the workflow (if any) runs without it waiting. */
-function answer(
-	this: IWebhookFunctions,
-	status: number,
-	body: IDataObject,
-	workflowData?: IWebhookResponseData['workflowData'],
-): IWebhookResponseData {
+/**
+ * An answer the trigger writes itself, for a delivery that starts no execution (refused,
+ * ignored, or failed). A delivery that starts one is answered by n8n (see `webhook`).
+ */
+function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	this.getResponseObject().status(status).json(body);
-	return workflowData ? { noWebhookResponse: true, workflowData } : { noWebhookResponse: true };
+	return { noWebhookResponse: true };
 }
 
 function messageOf(error: unknown): string {
@@ -148,7 +148,10 @@ export class MessagingGatewayTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
+				// n8n answers after storing the execution (2.x; 1.x as its own Webhook node), with
+				// the item's webhookResponse as the body: responseData '' names no other body.
 				responseMode: 'onReceived',
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -313,12 +316,14 @@ export class MessagingGatewayTrigger implements INodeType {
 		// fires on a starved process) is tried again before the event is refused and lost.
 		for (let attempt = 1; ; attempt++) {
 			try {
-				const credentials = await this.getCredentials<{ apiKey?: unknown }>('messagingGatewayApi');
-				if (typeof credentials.apiKey === 'string') secrets.push(credentials.apiKey);
+				const apiKey = await credentialApiKey.call(this);
+				if (apiKey !== undefined && !secrets.includes(apiKey)) secrets.push(apiKey);
 				// Awaited only when there is a file to store: most items need nothing asynchronous.
 				const built = deliveryToItem.call(this, delivery, output, secrets, envelopeKeys);
 				const item = built instanceof Promise ? await built : built;
-				return answer.call(this, 200, { received: true }, [[item]]);
+				// n8n answers (responseMode onReceived) once it has stored the execution, and answers
+				// 500 when it could not: the gateway hears "received" only for what n8n holds.
+				return { workflowData: [[item]], webhookResponse: { received: true } };
 			} catch (error) {
 				const reason = new Redactor(secrets).text(messageOf(error));
 				if (attempt < DELIVERY_ATTEMPTS) {

@@ -496,6 +496,29 @@ export function countingTriggerWorkflow(credential: CredentialRef, session: stri
 	};
 }
 
+/**
+ * The same counting workflow started by n8n's own Webhook node (answering on receipt, as the
+ * trigger does): the yardstick the trigger's burst is measured against in the same n8n.
+ */
+export function countingWebhookNodeWorkflow(webhookPath: string): WorkflowJson {
+	return {
+		name: "Counting Webhook node (n8n's own)",
+		settings: SETTINGS,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'On Message',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived' },
+			},
+		],
+		connections: {},
+	};
+}
+
 /** The importable example workflows users download: `examples/*.json`. */
 export const EXAMPLES_FOLDER = path.join(PROJECT_ROOT, 'examples');
 

@@ -101,11 +101,20 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	 */
 	transientFailures = 0;
 
+	/** Credentials read (n8n reads them from its database and decrypts them each time). */
+	decryptedReads = 0;
+
+	/** Changes a stored credential, as a user saving it in n8n does. */
+	changeCredential(type: string, changes: ICredentialDataDecryptedObject): void {
+		this.credentialData[type] = { ...this.credentialData[type], ...changes };
+	}
+
 	async getDecrypted(
 		_additionalData: IWorkflowExecuteAdditionalData,
 		_nodeCredentials: unknown,
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
+		this.decryptedReads++;
 		if (this.transientFailures > 0) {
 			this.transientFailures--;
 			throw new Error('Regular expression execution timed out');

@@ -43,6 +43,11 @@ export interface ReceivedDelivery {
 	responseBody: unknown;
 	/** The items webhook() emitted, i.e. one workflow execution; undefined when it started none. */
 	execution?: INodeExecutionData[];
+	/**
+	 * Who wrote the answer: the node itself, or n8n from what webhook() returned (in real n8n
+	 * 2.x only after storing the execution; the harness stores nothing and answers at once).
+	 */
+	answeredBy?: 'node' | 'n8n';
 }
 
 export interface TriggerHarness {
@@ -54,6 +59,10 @@ export interface TriggerHarness {
 	delete(): Promise<boolean>;
 	/** The next `count` credential reads fail as n8n's regular expression watchdog fails on a starved process. */
 	failNextCredentialReads(count: number): void;
+	/** Credential reads so far (each one a database read and a decryption in n8n). */
+	credentialReads(): number;
+	/** Saves a new API key into the credential. */
+	changeApiKey(apiKey: string): void;
 	/** What n8n does on activation: create only when checkExists says there is nothing. */
 	activate(): Promise<void>;
 	/** n8n-core's real WebhookContext for one request, built as the server builds it for every delivery. */
@@ -154,6 +163,8 @@ function captureLogger(logger: Record<LogLevel, (message: string, meta?: object)
 	}
 }
 
+let harnessCount = 0;
+
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
 	const mode = options.mode ?? 'trigger';
 	const nodeType = options.nodeType ?? new MessagingGatewayTrigger();
@@ -175,7 +186,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters: options.parameters,
-		credentials: { messagingGatewayApi: { id: 'cred', name: 'Messaging Gateway (test)' } },
+		// A credential of its own per harness: the trigger keeps a credential's API key for a while.
+		credentials: {
+			messagingGatewayApi: { id: `cred-${++harnessCount}`, name: 'Messaging Gateway (test)' },
+		},
 	};
 	const workflow = new Workflow({
 		id: 'trigger-harness',
@@ -230,6 +244,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 					const context = webhookContext(httpRequest, httpResponse);
 					const result = await nodeType.webhook.call(context);
 					if (result.workflowData) delivery.execution = result.workflowData[0];
+					delivery.answeredBy = httpResponse.headersSent ? 'node' : 'n8n';
 					if (!result.noWebhookResponse && !httpResponse.headersSent) {
 						httpResponse
 							.status(200)
@@ -309,6 +324,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		failNextCredentialReads: (count) => {
 			credentialsHelper.transientFailures = count;
 		},
+		credentialReads: () => credentialsHelper.decryptedReads,
+		changeApiKey: (apiKey) => credentialsHelper.changeCredential('messagingGatewayApi', { apiKey }),
 		activate: async () => {
 			if (!(await checkExists())) await create();
 		},

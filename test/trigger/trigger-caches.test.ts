@@ -6,7 +6,9 @@
 import axios from 'axios';
 
 import { SEED } from '../simulator/index.cts';
+import { API_KEY_MAX_AGE_MS } from '../../nodes/MessagingGatewayTrigger/credential-key';
 import { Redactor } from '../../nodes/MessagingGatewayTrigger/secrets';
+import type { TriggerHarness } from '../support/trigger-harness.cts';
 import { registeredUrl, useTriggerTestbed } from './trigger-testbed.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -67,6 +69,69 @@ describe('a changed parameter takes effect on the next event', () => {
 			reason: expect.stringContaining('Only These Chats must list phone numbers'),
 		});
 		expect(harness.executions()).toHaveLength(0);
+	});
+});
+
+describe("the credential's API key is read once a minute, not once per delivery", () => {
+	const deliver = async (harness: TriggerHarness, id: string, text: string) =>
+		await axios.post(registeredUrl(harness), {
+			event: 'messages.upsert',
+			instance: SESSION,
+			data: { key: { remoteJid: ALICE.jid, fromMe: false, id }, message: { conversation: text } },
+		});
+	const texts = (harness: TriggerHarness) =>
+		harness.executions().map((execution) => execution[0].json.text);
+
+	it('40 deliveries at once share one read, and each has the key redacted', async () => {
+		const harness = await testbed.start();
+		await harness.activate();
+		const readsBefore = harness.credentialReads();
+		const key = testbed.simulator.apiKey;
+
+		const answers = await Promise.all(
+			Array.from({ length: 40 }, (_, index) => deliver(harness, `B${index}`, `key ${key}`)),
+		);
+
+		expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+		expect(harness.credentialReads() - readsBefore).toBe(1);
+		expect(texts(harness)).toEqual(answers.map(() => 'key [redacted]'));
+	});
+
+	it('a key changed in the credential is redacted once the kept one is older than a minute', async () => {
+		const harness = await testbed.start();
+		await harness.activate();
+		await deliver(harness, 'C1', 'first');
+		const rotated = `rotated-${testbed.simulator.apiKey.split('').reverse().join('')}`;
+		harness.changeApiKey(rotated);
+		const realNow = Date.now.bind(Date);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + API_KEY_MAX_AGE_MS);
+		try {
+			await deliver(harness, 'C2', `new ${rotated}`);
+		} finally {
+			clock.mockRestore();
+		}
+
+		expect(texts(harness)).toEqual(['first', 'new [redacted]']);
+	});
+
+	it('a failed read is not kept: the next delivery reads again', async () => {
+		const harness = await testbed.start();
+		await harness.activate();
+		// Three failures exhaust the tries of the first delivery (500); the second reads anew.
+		harness.failNextCredentialReads(3);
+		const refused = await axios.post(
+			registeredUrl(harness),
+			{
+				event: 'messages.upsert',
+				instance: SESSION,
+				data: { key: { remoteJid: ALICE.jid, fromMe: false, id: 'D1' } },
+			},
+			{ validateStatus: () => true },
+		);
+		const accepted = await deliver(harness, 'D2', 'second');
+
+		expect([refused.status, accepted.status]).toEqual([500, 200]);
+		expect(texts(harness)).toEqual(['second']);
 	});
 });
 

@@ -211,6 +211,55 @@ describe('deliveries', () => {
 		},
 	);
 
+	it.each([
+		{
+			case: 'a delivery that starts an execution',
+			query: 'registered',
+			body: { data: { key: { remoteJid: ALICE.jid, fromMe: false, id: 'E1' } } },
+			answer: { status: 200, answeredBy: 'n8n', execution: true },
+		},
+		{
+			case: 'a filtered delivery (own message)',
+			query: 'registered',
+			body: { data: { key: { remoteJid: ALICE.jid, fromMe: true, id: 'E2' } } },
+			answer: { status: 200, answeredBy: 'node', execution: false },
+		},
+		{
+			case: 'a body that is no envelope',
+			query: 'registered',
+			body: { data: 'text' },
+			answer: { status: 400, answeredBy: 'node', execution: false },
+		},
+		{
+			case: 'a wrong token',
+			query: 'wrong token',
+			body: { data: { key: { remoteJid: ALICE.jid, fromMe: false, id: 'E3' } } },
+			answer: { status: 401, answeredBy: 'node', execution: false },
+		},
+	])(
+		'$case: answered by $answer.answeredBy ("received" comes from n8n only once it stored the execution)',
+		async ({ query, body, answer }) => {
+			const harness = await startTrigger();
+			await harness.activate();
+			const url =
+				query === 'registered' ? registeredUrl(harness) : `${harness.webhookUrl}?token=wrong`;
+
+			await axios.post(
+				url,
+				{ event: 'messages.upsert', instance: SESSION, ...body },
+				{ validateStatus: () => true },
+			);
+			await harness.waitForDeliveries(1);
+
+			const [delivery] = harness.deliveries;
+			expect({
+				status: delivery.status,
+				answeredBy: delivery.answeredBy,
+				execution: delivery.execution !== undefined,
+			}).toEqual(answer);
+		},
+	);
+
 	it('ignores our own sent messages by default, so a bot cannot answer itself', async () => {
 		const harness = await startTrigger();
 		await harness.activate();
@@ -225,6 +274,7 @@ describe('deliveries', () => {
 		expect(harness.deliveries[0]).toEqual({
 			status: 200,
 			responseBody: { received: true, ignored: 'own message' },
+			answeredBy: 'node',
 		});
 		expect(harness.executions()).toHaveLength(0);
 	});
