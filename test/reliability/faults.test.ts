@@ -64,6 +64,24 @@ const SEND_TEXT: Route = {
 	},
 };
 
+/** Reads, through the real node: Chat Get Many (GET) and Check Number (a read sent with POST). */
+const CHAT_GET_MANY: Route = { node: { resource: 'chat', operation: 'getMany', session: SESSION } };
+const CHECK_NUMBER: Route = {
+	node: {
+		resource: 'contact',
+		operation: 'checkNumber',
+		session: SESSION,
+		numbers: '+55 11 99999-9999',
+	},
+};
+const NO_CHATS: ScriptedResponse = { status: 200, body: [] };
+const NUMBER_EXISTS: ScriptedResponse = {
+	status: 200,
+	body: [{ exists: true, jid: '5511999999999@s.messenger.net', number: '5511999999999' }],
+};
+/** What a write that met a 502, a 504 or a lost connection says. */
+const NOT_SENT_AGAIN = /It was not sent again: the gateway may have done it/;
+
 function probeRoute(parameters: Record<string, unknown>): Route {
 	return { probe: { method: 'GET', path: '/api/contacts', ...parameters } };
 }
@@ -110,6 +128,14 @@ interface FaultCase {
 	minSeconds?: number;
 	maxSeconds: number;
 }
+
+/** The same answer to the first try and every retry, asking to retry at once. */
+const everyTry = (status: number, message: string): ScriptedResponse[] =>
+	Array.from({ length: RETRY_POLICY.maxRetries + 1 }, () => ({
+		status,
+		headers: { 'retry-after': '0' },
+		body: { message },
+	}));
 
 const html502 =
 	'<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>';
@@ -215,11 +241,7 @@ const FAULTS: FaultCase[] = [
 	},
 	{
 		fault: '429 with Retry-After, every time',
-		answers: Array.from({ length: 4 }, () => ({
-			status: 429,
-			headers: { 'retry-after': '0' },
-			body: { message: 'Too many requests' },
-		})),
+		answers: everyTry(429, 'Too many requests'),
 		outcome: 'error',
 		errorClass: 'NodeApiError',
 		httpCode: '429',
@@ -288,15 +310,37 @@ const FAULTS: FaultCase[] = [
 		maxSeconds: 2,
 	},
 	{
-		fault: '502 HTML page from a proxy',
+		fault: '502 HTML page from a proxy, on a send',
 		answers: [{ status: 502, headers: { 'content-type': 'text/html' }, body: html502 }],
 		outcome: 'error',
 		errorClass: 'NodeApiError',
 		httpCode: '502',
 		message:
 			/^Gateway error 502: The gateway answered 502 Bad Gateway with an HTML page: "502 Bad Gateway"$/,
+		hint: NOT_SENT_AGAIN,
 		requests: 1,
 		maxSeconds: 2,
+	},
+	{
+		fault: '502 HTML page from a proxy once, on a read (Chat Get Many)',
+		route: CHAT_GET_MANY,
+		answers: [{ status: 502, headers: { 'content-type': 'text/html' }, body: html502 }, NO_CHATS],
+		outcome: 'success',
+		requests: 2,
+		minSeconds: 0.9,
+		maxSeconds: 4,
+	},
+	{
+		fault: '502 on a read, every time',
+		route: CHAT_GET_MANY,
+		answers: everyTry(502, 'upstream connect error'),
+		outcome: 'error',
+		errorClass: 'NodeApiError',
+		httpCode: '502',
+		message: /^Gateway error 502: upstream connect error$/,
+		hint: /Tried 4 times\.$/,
+		requests: 4,
+		maxSeconds: 3,
 	},
 	{
 		fault: '503 with Retry-After, then success',
@@ -308,11 +352,7 @@ const FAULTS: FaultCase[] = [
 	},
 	{
 		fault: '503 with Retry-After, every time',
-		answers: Array.from({ length: 4 }, () => ({
-			status: 503,
-			headers: { 'retry-after': '0' },
-			body: { message: 'Restarting' },
-		})),
+		answers: everyTry(503, 'Restarting'),
 		outcome: 'error',
 		errorClass: 'NodeApiError',
 		httpCode: '503',
@@ -322,14 +362,24 @@ const FAULTS: FaultCase[] = [
 		maxSeconds: 3,
 	},
 	{
-		fault: '504 gateway timeout',
+		fault: '504 gateway timeout, on a send',
 		answers: [{ status: 504, body: '' }],
 		outcome: 'error',
 		errorClass: 'NodeApiError',
 		httpCode: '504',
 		message: /^Gateway error 504: /,
+		hint: NOT_SENT_AGAIN,
 		requests: 1,
 		maxSeconds: 2,
+	},
+	{
+		fault: '504 gateway timeout once, on a read sent with POST (Check Number)',
+		route: CHECK_NUMBER,
+		answers: [{ status: 504, body: '' }, NUMBER_EXISTS],
+		outcome: 'success',
+		requests: 2,
+		minSeconds: 0.9,
+		maxSeconds: 4,
 	},
 	{
 		fault: '200 with an HTML login page',
@@ -445,14 +495,44 @@ const FAULTS: FaultCase[] = [
 		maxSeconds: 5,
 	},
 	{
-		fault: 'dropped socket',
+		fault: 'dropped socket, on a send',
 		answers: [{ dropSocket: true }],
 		outcome: 'error',
 		errorClass: 'NodeApiError',
 		httpCode: null,
 		message: /\(the connection was closed before an answer\)$/,
+		hint: NOT_SENT_AGAIN,
 		requests: 1,
 		maxSeconds: 2,
+	},
+	{
+		fault: 'dropped socket once, on a read (Chat Get Many)',
+		route: CHAT_GET_MANY,
+		answers: [{ dropSocket: true }, NO_CHATS],
+		outcome: 'success',
+		requests: 2,
+		minSeconds: 0.9,
+		maxSeconds: 4,
+	},
+	{
+		fault: 'answer cut short mid-body, on a send',
+		answers: [{ status: 201, cutShort: true, body: SENT }],
+		outcome: 'error',
+		errorClass: 'NodeApiError',
+		httpCode: null,
+		message: /^Gateway unreachable at /,
+		hint: NOT_SENT_AGAIN,
+		requests: 1,
+		maxSeconds: 2,
+	},
+	{
+		fault: 'answer cut short mid-body once, on a read (Check Number)',
+		route: CHECK_NUMBER,
+		answers: [{ ...NUMBER_EXISTS, cutShort: true }, NUMBER_EXISTS],
+		outcome: 'success',
+		requests: 2,
+		minSeconds: 0.9,
+		maxSeconds: 4,
 	},
 	{
 		fault: '30 MB answer',
@@ -833,6 +913,9 @@ describe('README', () => {
 	it('states the request rules with the limits the code uses', () => {
 		const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 		const s = (ms: number) => `${ms / 1000} s`;
+		const backoff = Array.from({ length: RETRY_POLICY.maxRetries }, (_, retry) =>
+			s(RETRY_POLICY.baseDelayMs * 2 ** retry),
+		).join(', ');
 		expectReadmeSection(
 			'reliability:rules',
 			[
@@ -841,7 +924,8 @@ describe('README', () => {
 					`${mb(REQUEST_LIMITS.maxGatewayFileBytes)}.`,
 				`- **URLs from a user or an item** (Send Link Preview's image in the "JID + Session ID" body style) are fetched by n8n without the key, even on the gateway's own address: http(s) only, at most ${mb(PUBLIC_FILE_LIMITS.maxBytes)} within ${s(PUBLIC_FILE_LIMITS.deadlineMs)}, and only when the host says it is an image.`,
 				`- **Every request has a total deadline** of ${s(REQUEST_LIMITS.deadlineMs)} from sending to the last byte of the answer; a gateway answer may be at most ${mb(REQUEST_LIMITS.maxAnswerBytes)}.`,
-				`- **${RETRY_POLICY.retryableStatusCodes.join(' and ')} are retried** up to ${RETRY_POLICY.maxRetries} times, honouring Retry-After (capped at ${s(RETRY_POLICY.maxDelayMs)}); nothing else is retried.`,
+				`- **${RETRY_POLICY.retryableStatusCodes.join(' and ')} are retried** for every request (they mean "not done, try later"): up to ${RETRY_POLICY.maxRetries} times, after the Retry-After the gateway asks for (capped at ${s(RETRY_POLICY.maxDelayMs)}) or else after ${backoff}. A request that ran out of its deadline is not retried, and an error after retries says how many times the request was tried.`,
+				`- **Reads are also retried on ${RETRY_POLICY.readRetryableStatusCodes.join(', ')} and a lost connection** (reset, hung up, an answer cut short), the same way: lists, lookups, searches and file downloads, also those sent with POST (Check Number, Get Profile Picture, Get Business Profile, Download Media, Find Status Messages, Channel Search), the pickers' lists and the trigger's look at the session's webhook. **Sends and every other change are not** (edit, delete, react, mark as read, groups, channels, webhooks, presence, pairing code, log out, restart, profile): such an answer does not say whether the gateway already did it, and a second try could send a message twice, so the item fails at once and the error says so. Nothing else is retried.`,
 				`- **A 2xx that is not what was asked for is an error**: an answer that is not JSON (a login page, plain text, a cut-off body) or one that says it failed (\`success: false\`, an error status inside).`,
 				`- **Return All** stops on an empty page, a page shorter than asked (offset paging), a page or cursor the gateway already sent, and after ${MAX_PAGES} pages.`,
 				'- **Names in paths** (session, chat, group, message) are one encoded segment each; `.` and `..` are refused.',

@@ -36,6 +36,8 @@ export const probeNode: INodeType = {
 			{ displayName: 'Query', name: 'qs', type: 'json', default: '' },
 			{ displayName: 'Timeout (Ms)', name: 'timeoutMs', type: 'number', default: 0 },
 			{ displayName: 'Download URL', name: 'downloadUrl', type: 'string', default: '' },
+			/** "true" or "false" sets GatewayRequestOptions.read; empty leaves it to the method. */
+			{ displayName: 'Read', name: 'read', type: 'string', default: '' },
 		],
 	},
 	async execute(this: IExecuteFunctions) {
@@ -65,6 +67,7 @@ export const probeNode: INodeType = {
 					continue;
 				}
 				const timeoutMs = this.getNodeParameter('timeoutMs', itemIndex, 0) as number;
+				const read = this.getNodeParameter('read', itemIndex, '') as string;
 				const response = await gatewayApiRequest.call(
 					this,
 					this.getNodeParameter('method', itemIndex) as IHttpRequestMethods,
@@ -74,6 +77,7 @@ export const probeNode: INodeType = {
 						qs: parseJson('qs'),
 						itemIndex,
 						...(timeoutMs ? { timeoutMs } : {}),
+						...(read ? { read: read === 'true' } : {}),
 					},
 				);
 				output.push({

@@ -9,6 +9,8 @@ export interface ScriptedResponse {
 	body?: unknown;
 	/** Close the socket without answering. */
 	dropSocket?: boolean;
+	/** Send the headers (with the whole body's Content-Length) and half the body, then close the socket. */
+	cutShort?: boolean;
 	delayMs?: number;
 	/** Send the headers, then `chunk` every `everyMs` until `count` chunks (forever if absent) or the client leaves. */
 	trickle?: { chunk: string; everyMs: number; count?: number };
@@ -80,11 +82,19 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 					return;
 				}
 				const isJson = answer.body !== undefined && typeof answer.body !== 'string';
+				const text = isJson
+					? JSON.stringify(answer.body)
+					: ((answer.body as string | undefined) ?? '');
 				res.writeHead(answer.status ?? 200, {
 					...(isJson ? { 'content-type': 'application/json' } : {}),
+					...(answer.cutShort ? { 'content-length': String(Buffer.byteLength(text)) } : {}),
 					...answer.headers,
 				});
-				res.end(isJson ? JSON.stringify(answer.body) : ((answer.body as string | undefined) ?? ''));
+				if (answer.cutShort) {
+					res.write(text.slice(0, Math.floor(text.length / 2)), () => req.socket.destroy());
+					return;
+				}
+				res.end(text);
 			};
 			if (!answer.delayMs) {
 				send();

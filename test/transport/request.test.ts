@@ -2,8 +2,10 @@ import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.crede
 import { runNode } from '../support/n8n-harness.cts';
 import type { RunNodeOptions } from '../support/n8n-harness.cts';
 import { PROBE_NODE_TYPE, probeNode } from '../support/probe-node.cts';
+import { useFastRetries } from '../support/fast-retries.cts';
 import { startScriptedServer, unusedLocalUrl } from '../support/scripted-server.cts';
-import type { ScriptedServer } from '../support/scripted-server.cts';
+import type { ScriptedResponse, ScriptedServer } from '../support/scripted-server.cts';
+import { RETRY_POLICY } from '../../nodes/shared/transport/retry';
 
 const API_KEY = 'dummy-gateway-key-4f9a1c';
 
@@ -197,6 +199,96 @@ describe('gatewayApiRequest: retries', () => {
 	});
 });
 
+describe('reads are retried on a 502, a 504 or a lost connection; changes are not', () => {
+	useFastRetries();
+
+	const html502 = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+	const FAULTS: Array<[string, ScriptedResponse]> = [
+		[
+			'a 502 from a proxy',
+			{ status: 502, headers: { 'content-type': 'text/html' }, body: html502 },
+		],
+		['a 504 from a proxy', { status: 504, body: '' }],
+		['a reset connection', { dropSocket: true }],
+		['an answer cut short', { status: 200, cutShort: true, body: { padding: 'x'.repeat(200) } }],
+	];
+	const READS: Array<[string, Record<string, unknown>]> = [
+		['GET', { method: 'GET', path: '/api/contacts' }],
+		['POST saying read: true', { method: 'POST', path: '/chat/findChats/demo', read: 'true' }],
+		['a file download', { downloadUrl: '/api/files/demo/a.jpg' }],
+	];
+	const CHANGES: Array<[string, Record<string, unknown>]> = [
+		['POST', { method: 'POST', path: '/message/sendText/demo' }],
+		['PUT', { method: 'PUT', path: '/instance/restart/demo' }],
+		['DELETE', { method: 'DELETE', path: '/instance/logout/demo' }],
+		['GET saying read: false', { method: 'GET', path: '/instance/connect/demo', read: 'false' }],
+	];
+	const each = (requests: Array<[string, Record<string, unknown>]>, read: boolean) =>
+		requests.flatMap(([request, parameters]) =>
+			FAULTS.map(([fault, answer]) => ({
+				kind: read ? 'a read' : 'a change',
+				outcome: read ? 'sent again, succeeds' : 'fails at once, sent once',
+				request,
+				fault,
+				parameters,
+				answer,
+				read,
+			})),
+		);
+	const OK = { status: 200, headers: { 'content-type': 'image/jpeg' }, body: '{"done":true}' };
+
+	it.each([...each(READS, true), ...each(CHANGES, false)])(
+		'$kind ($request) meeting $fault once: $outcome',
+		async ({ parameters, answer, read }) => {
+			server.respondWith(answer, OK);
+
+			const result = await probe(parameters);
+
+			expect(result.status).toBe(read ? 'success' : 'error');
+			if (!read) expect(result.error?.description).toMatch(/It was not sent again/);
+			expect(server.requests).toHaveLength(read ? 2 : 1);
+			// Sent again, it is the same request.
+			const sent = server.requests.map(({ method, url, body }) => `${method} ${url} ${body}`);
+			expect(new Set(sent).size).toBe(1);
+		},
+	);
+
+	it(`a read meeting 502 every time fails after ${RETRY_POLICY.maxRetries + 1} tries, with the 502 and the gateway's words`, async () => {
+		const badGateway = { status: 502, body: { message: 'upstream connect error' } };
+		server.respondWith(...Array.from({ length: 10 }, () => badGateway));
+
+		const result = await probe({ method: 'POST', path: '/chat/findChats/demo', read: 'true' });
+
+		expect(server.requests).toHaveLength(RETRY_POLICY.maxRetries + 1);
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.httpCode).toBe('502');
+		expect(result.error?.message).toBe('Gateway error 502: upstream connect error');
+		expect(result.error?.description).toBe(
+			`The gateway failed while processing the request. Check the gateway's logs; trying again later may help. Tried ${RETRY_POLICY.maxRetries + 1} times.`,
+		);
+	});
+
+	it('a read that runs out of its deadline is not sent again', async () => {
+		server.respondWith({ delayMs: 2000, body: { late: true } });
+
+		const result = await probe({ path: '/slow', timeoutMs: 300 });
+
+		expect(result.error?.message).toMatch(/\(no complete answer within 0\.3 s\)$/);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it('a read whose gateway refuses the connection is not retried', async () => {
+		const deadUrl = await unusedLocalUrl();
+		const started = Date.now();
+
+		const result = await probe({ path: '/api/contacts' }, { baseUrl: deadUrl });
+
+		expect(result.error?.message).toBe(`Gateway unreachable at ${deadUrl} (connection refused)`);
+		expect(result.error?.description).not.toMatch(/Tried|not sent again/);
+		expect(Date.now() - started).toBeLessThan(1000);
+	});
+});
+
 describe('gatewayApiRequest: errors', () => {
 	it.each([
 		[
@@ -310,7 +402,8 @@ describe('gatewayApiRequest: errors', () => {
 		async (_name, status, body, message, hint) => {
 			server.respondWith({ status, body });
 
-			const result = await probe({ path: '/any' });
+			// A write, so the 502 is not retried (reads are, see "reads are retried" below).
+			const result = await probe({ path: '/any', method: 'POST' });
 
 			expect(result.status).toBe('error');
 			expect(result.error?.name).toBe('NodeApiError');
@@ -341,14 +434,18 @@ describe('gatewayApiRequest: errors', () => {
 		);
 	});
 
-	it('reports a dropped connection as unreachable', async () => {
+	it('reports a dropped connection of a write as unreachable, and that it was not sent again', async () => {
 		server.respondWith({ dropSocket: true });
 
-		const result = await probe({ path: '/drop' });
+		const result = await probe({ path: '/drop', method: 'POST' });
 
 		expect(result.error?.message).toBe(
 			`Gateway unreachable at ${server.url} (the connection was closed before an answer)`,
 		);
+		expect(result.error?.description).toMatch(
+			/It was not sent again: the gateway may have done it/,
+		);
+		expect(server.requests).toHaveLength(1);
 	});
 
 	it('rejects a Base URL without http(s) before sending anything', async () => {

@@ -1,6 +1,12 @@
 import { gatewayPath, joinUrl, normalizeBaseUrl } from '../../nodes/shared/transport/url';
 import { checkSessionName } from '../../nodes/shared/session';
-import { isRetryableStatus, retryDelayMs, RETRY_POLICY } from '../../nodes/shared/transport/retry';
+import {
+	isRead,
+	repeatAfterFailure,
+	repeatAfterStatus,
+	retryDelayMs,
+	RETRY_POLICY,
+} from '../../nodes/shared/transport/retry';
 
 describe('gatewayPath', () => {
 	it('URL-encodes every interpolated segment and keeps the literal path', () => {
@@ -48,10 +54,43 @@ describe('normalizeBaseUrl and joinUrl', () => {
 });
 
 describe('retry policy', () => {
-	it('retries only 429 and 503', () => {
-		expect([400, 401, 404, 422, 429, 500, 501, 502, 503, 504].filter(isRetryableStatus)).toEqual([
-			429, 503,
-		]);
+	it.each([
+		[429, 'yes'],
+		[503, 'yes'],
+		[502, 'ifRead'],
+		[504, 'ifRead'],
+		...[200, 301, 400, 401, 403, 404, 409, 422, 500, 501].map((code) => [code, 'no']),
+	])('after a %i answer, sends again: %s', (statusCode, repeat) => {
+		expect(repeatAfterStatus(statusCode as number)).toBe(repeat);
+	});
+
+	it.each([
+		[{ code: 'ECONNRESET', message: 'read ECONNRESET' }, 'ifRead'],
+		[{ code: 'ECONNRESET', message: 'aborted' }, 'ifRead'],
+		[{ message: 'socket hang up' }, 'ifRead'],
+		[{ code: 'EPIPE' }, 'ifRead'],
+		[{ code: 'UND_ERR_SOCKET', message: 'other side closed' }, 'ifRead'],
+		[{ code: 'ERR_STREAM_PREMATURE_CLOSE', message: 'Premature close' }, 'ifRead'],
+		[{ code: 'ECONNREFUSED' }, 'no'],
+		[{ code: 'ENOTFOUND' }, 'no'],
+		[{ code: 'ETIMEDOUT' }, 'no'],
+		[{ code: 'ECONNABORTED', message: 'timeout of 60000ms exceeded' }, 'no'],
+		[{ code: 'CERT_HAS_EXPIRED' }, 'no'],
+	])('after the network failure %j, sends again: %s', (failure, repeat) => {
+		expect(repeatAfterFailure(failure)).toBe(repeat);
+	});
+
+	it.each([
+		['GET', undefined, true],
+		['HEAD', undefined, true],
+		['POST', undefined, false],
+		['PUT', undefined, false],
+		['PATCH', undefined, false],
+		['DELETE', undefined, false],
+		['POST', true, true],
+		['GET', false, false],
+	])('a %s request with read %p is a read: %p', (method, read, expected) => {
+		expect(isRead(method as string, read as boolean | undefined)).toBe(expected);
 	});
 
 	it('backs off exponentially without Retry-After', () => {

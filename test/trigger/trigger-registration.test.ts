@@ -7,6 +7,7 @@ import axios from 'axios';
 
 import { SEED } from '../simulator/index.cts';
 import type { FaultRule } from '../simulator/index.cts';
+import { useFastRetries } from '../support/fast-retries.cts';
 import type { TriggerHarness } from '../support/trigger-harness.cts';
 import { registeredUrl, useTriggerTestbed } from './trigger-testbed.cts';
 
@@ -214,4 +215,40 @@ describe('what /webhook/find answers that it can tell', () => {
 			expect.objectContaining({ enabled: true, url: FOREIGN_URL, events: ['CALL'] }),
 		);
 	});
+});
+
+describe('a proxy hiccup during activation', () => {
+	useFastRetries();
+
+	const HICCUPS: Array<[string, Omit<FaultRule, 'match'>]> = [
+		['a 502', { status: 502, html: '<html><h1>502 Bad Gateway</h1></html>' }],
+		['a 504', { status: 504, html: '<html><h1>504 Gateway Time-out</h1></html>' }],
+		['a reset connection', { dropSocket: true }],
+	];
+	const finds = () => testbed.simulator.requestsTo('/webhook/find/', 'GET');
+
+	it.each(HICCUPS)(
+		'%s on the look at /webhook/find (a read): looked again, and registered',
+		async (_name, fault) => {
+			testbed.simulator.injectFault({ match: { path: '/webhook/find/' }, ...fault });
+			const harness = await testbed.start();
+
+			await harness.activate();
+
+			expect(testbed.simulator.getWebhook(SESSION)?.url).toBe(registeredUrl(harness));
+			expect(finds().map((request) => request.faulted === true)).toEqual([true, false]);
+			expect(webhookSets()).toBe(1);
+		},
+	);
+
+	it.each(HICCUPS)(
+		'%s on POST /webhook/set (a change): activation fails, set sent once',
+		async (_name, fault) => {
+			testbed.simulator.injectFault({ match: { path: '/webhook/set/' }, ...fault });
+			const harness = await testbed.start();
+
+			await expect(harness.activate()).rejects.toThrow(/^Gateway (error 50[24]|unreachable)/);
+			expect(webhookSets()).toBe(1);
+		},
+	);
 });

@@ -88,7 +88,7 @@ export async function checkNumbers(
 		this,
 		'POST',
 		gatewayPath`/chat/whatsappNumbers/${session}`,
-		{ body: { numbers }, itemIndex },
+		{ body: { numbers }, itemIndex, read: true },
 	);
 	const records = expectList.call(this, response, undefined, itemIndex);
 	const hint =

@@ -19,7 +19,7 @@ import {
 	networkFailureOf,
 	redactSecret,
 } from './errors';
-import { isRetryableStatus, retryDelayMs, RETRY_POLICY } from './retry';
+import { isRead, repeatAfterFailure, repeatAfterStatus, retryDelayMs, RETRY_POLICY } from './retry';
 import { displayUrl, joinUrl, normalizeBaseUrl } from './url';
 import { isObject } from '../values';
 
@@ -69,6 +69,12 @@ export interface GatewayRequestOptions {
 	itemIndex?: number;
 	/** Total time for one attempt, from sending to the last byte of the answer. */
 	timeoutMs?: number;
+	/**
+	 * Whether the request only reads (repeating it changes nothing), so that 502, 504 and a
+	 * connection lost before the whole answer are retried too (see RETRY_POLICY). Default: true for
+	 * GET, false for every other method; reads sent with POST (searches, lookups) say `read: true`.
+	 */
+	read?: boolean;
 }
 
 interface ResolvedGateway {
@@ -495,32 +501,54 @@ function statusError(
 }
 
 /**
- * When the gateway asks to wait (429/503, Retry-After), every request of the same run waits: items
- * sent side by side (Simultaneous Chats) must not go on pressing a gateway that asked for a pause.
+ * When a request waits to be retried (429/503 with Retry-After, or backoff), every request of the
+ * same run waits: items sent side by side (Simultaneous Chats) must not go on pressing a gateway
+ * that asked for a pause or is failing.
  */
 const pausedUntil = new WeakMap<GatewayRequestContext, number>();
 
+/** Why a request that may already have been done was not sent again. */
+const NOT_REPEATED =
+	'It was not sent again: the gateway may have done it before the answer was lost, and a second try could do it twice. Check before running it again.';
+
 /**
- * Sends a request and its redirects, retries 429/503 (honouring Retry-After), and turns every
- * failure into an n8n error. Returns a 2xx answer.
+ * Sends a request and its redirects, retries as RETRY_POLICY says (429/503 for every request; 502,
+ * 504 and a lost connection only for a read), with backoff honouring Retry-After, and turns every
+ * failure into an n8n error. Returns a 2xx answer. This is the one place that decides whether a
+ * request reads: `read` as its call site says, else by its method (see isRead). Each attempt has
+ * the whole deadline; one that runs out of it is not retried.
  */
 async function fetchWithRetries(
 	this: GatewayRequestContext,
 	plan: FetchPlan,
 	gateway: ResolvedGateway,
+	read?: boolean,
 ): Promise<Answer> {
-	for (let retryNumber = 0; ; retryNumber++) {
+	const reads = isRead(plan.method, read);
+	for (let attempt = 1; ; attempt++) {
 		const pauseMs = (pausedUntil.get(this) ?? 0) - Date.now();
 		if (pauseMs > 0) await sleep(pauseMs);
 		const answer = await fetchWithRedirects.call(this, plan, gateway);
-		if (isFailure(answer)) throw failureError.call(this, answer, plan, gateway);
-		if (answer.statusCode >= 200 && answer.statusCode < 300) return answer;
-		if (isRetryableStatus(answer.statusCode) && retryNumber < RETRY_POLICY.maxRetries) {
-			const until = Date.now() + retryDelayMs(retryNumber, answer.headers['retry-after']);
+		const failed = isFailure(answer);
+		if (!failed && answer.statusCode >= 200 && answer.statusCode < 300) return answer;
+		const repeat = !failed
+			? repeatAfterStatus(answer.statusCode)
+			: answer.kind === 'network'
+				? repeatAfterFailure(networkFailureOf(answer.original))
+				: 'no';
+		const retry = repeat === 'yes' || (repeat === 'ifRead' && reads);
+		if (retry && attempt <= RETRY_POLICY.maxRetries) {
+			const retryAfter = failed ? undefined : answer.headers['retry-after'];
+			const until = Date.now() + retryDelayMs(attempt - 1, retryAfter);
 			pausedUntil.set(this, Math.max(pausedUntil.get(this) ?? 0, until));
 			continue;
 		}
-		throw statusError.call(this, answer, plan, gateway);
+		const error = failed
+			? failureError.call(this, answer, plan, gateway)
+			: statusError.call(this, answer, plan, gateway);
+		const note = attempt > 1 ? `Tried ${attempt} times.` : repeat === 'ifRead' ? NOT_REPEATED : '';
+		if (note) error.description = `${error.description ?? ''} ${note}`.trim();
+		throw error;
 	}
 }
 
@@ -537,7 +565,8 @@ function failureInside(body: unknown): number | undefined {
 
 /**
  * The one way both nodes talk to the gateway: JSON in, JSON out, the apikey header added by
- * the credential, 429/503 retried with backoff, every failure turned into an n8n error that
+ * the credential, 429/503 (and for a read, `options.read`, also 502/504 and a lost connection)
+ * retried with backoff, every failure turned into an n8n error that
  * names the HTTP code, the gateway's own message and what to do about it. A 2xx that is not
  * JSON, or that says it failed, is an error too. `path` must come from `gatewayPath`, which
  * encodes the user-supplied segments.
@@ -548,7 +577,7 @@ export async function gatewayApiRequest<T = unknown>(
 	path: string,
 	options: GatewayRequestOptions = {},
 ): Promise<T> {
-	const { body, qs, itemIndex, timeoutMs = REQUEST_LIMITS.deadlineMs } = options;
+	const { body, qs, itemIndex, timeoutMs = REQUEST_LIMITS.deadlineMs, read } = options;
 	const gateway = await resolveGateway.call(this, itemIndex);
 	const plan: FetchPlan = {
 		method,
@@ -561,7 +590,7 @@ export async function gatewayApiRequest<T = unknown>(
 		itemIndex,
 		target: 'Gateway',
 	};
-	const answer = await fetchWithRetries.call(this, plan, gateway);
+	const answer = await fetchWithRetries.call(this, plan, gateway, read);
 	const text = answer.body.toString('utf8');
 	if (text.trim() === '') return undefined as T;
 	let parsed: unknown;

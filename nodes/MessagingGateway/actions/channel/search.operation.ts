@@ -150,12 +150,13 @@ export async function execute(
 					'POST',
 					path,
 					(firstStyle) => bodyFor(firstStyle, limit, startCursor),
-					{ itemIndex },
+					{ itemIndex, read: true },
 				));
 			} else {
 				response = await gatewayApiRequest.call(this, 'POST', path, {
 					body: bodyFor(style, limit, startCursor),
 					itemIndex,
+					read: true,
 				});
 			}
 			const items = expectList.call(this, response, 'channels', itemIndex);

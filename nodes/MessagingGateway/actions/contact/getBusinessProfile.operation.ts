@@ -27,7 +27,7 @@ export async function execute(
 		this,
 		'POST',
 		gatewayPath`/chat/fetchBusinessProfile/${session}`,
-		{ body: { number }, itemIndex },
+		{ body: { number }, itemIndex, read: true },
 	);
 	// Both answers (business and "Not is business profile") are objects worth passing on as they are.
 	// An empty answer says nothing about the profile; keep the item so the workflow goes on.

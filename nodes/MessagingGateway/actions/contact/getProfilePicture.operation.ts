@@ -79,7 +79,7 @@ export async function execute(
 		this,
 		'POST',
 		gatewayPath`/chat/fetchProfilePictureUrl/${session}`,
-		{ body: { number }, itemIndex },
+		{ body: { number }, itemIndex, read: true },
 	)) as unknown;
 	// Nothing at all reads as "no picture"; a list or a text is no answer.
 	const answer = responseOr.call(this, response, {}, itemIndex);

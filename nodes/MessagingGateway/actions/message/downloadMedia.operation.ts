@@ -86,7 +86,7 @@ export async function execute(
 		this,
 		'POST',
 		gatewayPath`/chat/getBase64FromMediaMessage/${session}`,
-		{ body: { message: { key: { id: shortId } }, convertToMp4 }, itemIndex },
+		{ body: { message: { key: { id: shortId } }, convertToMp4 }, itemIndex, read: true },
 	);
 	const { base64, ...details } = expectObject.call(this, response, itemIndex);
 	if (typeof base64 !== 'string' || base64 === '') {

@@ -92,7 +92,7 @@ export async function execute(
 		this,
 		'POST',
 		gatewayPath`/chat/findStatusMessage/${session}`,
-		{ body: { where, limit }, itemIndex },
+		{ body: { where, limit }, itemIndex, read: true },
 	);
 	// One item per status record; no records, no items (users can turn on "Always Output Data").
 	const records = Array.isArray(response)
