@@ -9,7 +9,7 @@ import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { n8nVersionProfile } from './n8n-install.cts';
+import { n8nDir, n8nVersionProfile } from './n8n-install.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { CREDENTIAL_TYPE } from './workflows.cts';
 import type { CredentialRef } from './workflows.cts';
@@ -167,6 +167,12 @@ export const NEEDS_N8N_2X = {
 		on1x: 'n8n 1.x with SQLite refused some deliveries of the burst on a busy 2-core machine: 503 "Database is not ready!" (its database health check timed out behind the executions) or 500 (its 250 ms limit for regular expressions ran out). Every delivery it answered 200 ran exactly once; a gateway that retries failed deliveries loses nothing.',
 		test: 'test/e2e/reliability.e2e.ts',
 	},
+	acknowledgedOnceStored: {
+		feature:
+			'A delivery is answered 200 only once n8n has stored its execution; one n8n cannot store is answered 500, for the gateway to retry',
+		on1x: "n8n 1.x answers a webhook on receipt before it stores the execution, its own Webhook node and this trigger alike (the trigger answers no earlier than n8n's Webhook node): a delivery n8n then fails to store was answered 200 and does not run.",
+		test: 'test/e2e/reliability.e2e.ts',
+	},
 	exampleNodeVersions: {
 		feature:
 			'The example workflows as they are: `ai-agent-whatsapp.json` uses AI Agent 3.1 and `download-media.json` Read/Write Files from Disk 1.1, versions of n8n 2.x',
@@ -274,4 +280,45 @@ export function startCpuHog(): ChildProcess {
 /** Figures a test measured, in the run's log (the README gets them through its own section). */
 export function logFigures(what: string, figures: object): void {
 	console.log(`${what}: ${JSON.stringify(figures)}`);
+}
+
+/** n8n's SQLite database kept from writing, as another writer holding it (or a full disk) would. */
+export interface HeldDatabase {
+	release(): Promise<void>;
+}
+
+/**
+ * Takes the write lock of the SQLite database of `n8n` from another connection (BEGIN IMMEDIATE):
+ * n8n sets no busy timeout, so every write n8n tries meanwhile fails at once (SQLITE_BUSY), as
+ * its writes failed under the lock contention of a burst. Reads go on (WAL).
+ */
+export async function holdDatabase(n8n: N8nInstance): Promise<HeldDatabase> {
+	type Database = {
+		run(sql: string, callback: (error: Error | null) => void): void;
+		close(callback: (error: Error | null) => void): void;
+	};
+	// n8n's own sqlite3, compiled for the Node.js the tests run on (Node 24, as n8n).
+	const sqlite3 = require(require.resolve('sqlite3', { paths: [n8nDir(n8n.version)] })) as {
+		Database: new (file: string, callback: (error: Error | null) => void) => Database;
+	};
+	const file = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
+	const database = await new Promise<Database>((resolve, reject) => {
+		const opened: Database = new sqlite3.Database(file, (error) =>
+			error ? reject(error) : resolve(opened),
+		);
+	});
+	const run = (sql: string) =>
+		new Promise<void>((resolve, reject) =>
+			database.run(sql, (error) => (error ? reject(error) : resolve())),
+		);
+	await run('PRAGMA busy_timeout = 10000');
+	await run('BEGIN IMMEDIATE');
+	return {
+		async release() {
+			await run('ROLLBACK');
+			await new Promise<void>((resolve, reject) =>
+				database.close((error) => (error ? reject(error) : resolve())),
+			);
+		},
+	};
 }

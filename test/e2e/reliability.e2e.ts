@@ -19,6 +19,7 @@ import {
 	createCredential,
 	deliverBurst,
 	hasFeature,
+	holdDatabase,
 	logFigures,
 	startCpuHog,
 	triggerMessageIds,
@@ -393,10 +394,48 @@ describe("a burst of deliveries: the trigger beside n8n's own Webhook node, in o
 	);
 });
 
+describe('a delivery n8n cannot store', () => {
+	it('is answered 500 (for the gateway to retry), never 200; every delivery answered 200 ran', async () => {
+		const created = await n8n.api.post('/workflows', countingTriggerWorkflow(credential, SESSION));
+		expect(created.status).toBe(200);
+		const workflowId = String(created.data.id);
+		await activate(n8n, workflowId);
+		const url = simulator.getWebhook(SESSION)!.url;
+		const deliver = async (ids: string[]) =>
+			await deliverBurst({ url, session: SESSION, from: ALICE, ids, concurrency: 1 });
+
+		// Another writer holds n8n's database: every execution n8n tries to store fails.
+		const held = await holdDatabase(n8n);
+		let whileHeld: BurstResult;
+		try {
+			whileHeld = await deliver(['HELD00000000001', 'HELD00000000002', 'HELD00000000003']);
+		} finally {
+			await held.release();
+		}
+		const afterwards = await deliver(['FREED0000000001']);
+		const answeredOk = [...whileHeld.accepted, ...afterwards.accepted];
+		const finished = async () =>
+			(await allExecutions(n8n, workflowId)).filter((execution) => execution.stoppedAt).length;
+		await untilCountReaches('the stored executions to finish', answeredOk.length, 60_000, finished);
+		await sleep(2000);
+		const ran = triggerMessageIds(await allExecutions(n8n, workflowId, true));
+		const deactivated = await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
+		expect(deactivated.status).toBe(200);
+
+		// What the gateway was told was received is exactly what ran.
+		expect([...ran].sort()).toEqual([...answeredOk].sort());
+		expect(afterwards.statuses).toEqual([200]);
+		if (hasFeature(n8n, 'acknowledgedOnceStored')) {
+			expect(whileHeld.statuses).toEqual([500, 500, 500]);
+		}
+		figures.held = { deliveries: whileHeld.statuses.length, statuses: whileHeld.statuses };
+	});
+});
+
 describe('README', () => {
 	it(`shows what real n8n did (the README shows n8n ${DEFAULT_N8N_VERSION}'s figures)`, () => {
 		const { errorOutput, regularOutput, bulk } = figures as Record<string, IDataObject>;
-		expect([errorOutput, regularOutput, bulk].every(Boolean)).toBe(true);
+		expect([errorOutput, regularOutput, bulk, figures.held].every(Boolean)).toBe(true);
 		expect(bursts).toHaveLength(4);
 		const rows: Array<{ text: string; needs?: N8n2xFeature }> = [
 			{
@@ -407,6 +446,10 @@ describe('README', () => {
 			},
 			{
 				text: `| Send Text, "Continue (using error output)"; the gateway answers 500 for ${bulk.failing} chats and 503 once for ${bulk.busyOnce} others | ${bulk.items} items | ${bulk.success} on the success output, ${bulk.errors} on the error output, ${bulk.lost} lost; ${bulk.requests} requests (the 503s retried), ${bulk.sent} messages sent, ${bulk.duplicates} sent twice |`,
+			},
+			{
+				needs: 'acknowledgedOnceStored',
+				text: `| Deliveries into an active trigger while another writer holds n8n's database (it cannot store executions) | ${(figures.held as IDataObject).deliveries} deliveries | answered ${[...new Set((figures.held as IDataObject).statuses as number[])].join(', ')}, none 200; none run (the gateway may retry them) |`,
 			},
 			...bursts.map((burst) => ({
 				needs: 'burst' as const,
