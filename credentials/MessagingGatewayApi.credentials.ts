@@ -106,6 +106,14 @@ export class MessagingGatewayApi implements ICredentialType {
 			description:
 				'How your gateway names the chat and the session in the body of polls, reactions, link previews, pairing codes and channel searches. Keep the first choice unless those operations fail with 400 naming jid or sessionId; then pick the second, or let the node detect it. Everything else is the same in all choices.',
 		},
+		{
+			displayName: 'Fetch Files From Private Addresses',
+			name: 'allowPrivateFileHosts',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether n8n may download a file from a loopback, private, link-local or other internal address when an input item or the gateway names its URL (a link preview's image, a message's media elsewhere than the Base URL). Off, such URLs are refused before anything is sent, so a URL in an incoming message cannot make n8n fetch from your internal network. Turn on only if those files live on your own network. The Base URL is always used as given.",
+		},
 	];
 
 	// A function rather than a generic header map: the header's name is a setting of the credential.

@@ -309,7 +309,9 @@ async function measureBurst(receiver: Receiver, load: Load): Promise<BurstFigure
 	const workflowId = String(created.data.id);
 	await activate(n8n, workflowId);
 	const url =
-		receiver === 'trigger' ? simulator.getWebhook(SESSION)!.url : `${n8n.url}/webhook/${webhookPath}`;
+		receiver === 'trigger'
+			? simulator.getWebhook(SESSION)!.url
+			: `${n8n.url}/webhook/${webhookPath}`;
 	if (receiver === 'trigger') expect(url).toMatch(/\?token=[0-9a-f]{48}$/);
 
 	const prefix = `${receiver === 'trigger' ? 'T' : 'W'}${load === 'idle' ? 'I' : 'H'}`;
@@ -337,9 +339,12 @@ async function measureBurst(receiver: Receiver, load: Load): Promise<BurstFigure
 	// 200 must all run; the wait ends when they have, or when no more finished for a minute.
 	const finished = async () =>
 		(await allExecutions(n8n, workflowId)).filter((execution) => execution.stoppedAt).length;
-	await untilCountReaches('every execution to finish', burst.accepted.length, 60_000, finished).catch(
-		() => undefined,
-	);
+	await untilCountReaches(
+		'every execution to finish',
+		burst.accepted.length,
+		60_000,
+		finished,
+	).catch(() => undefined);
 	// A moment more, so an execution started twice, or one still coming, would show up too.
 	await sleep(2000);
 	const executions = await allExecutions(n8n, workflowId, true);
@@ -387,7 +392,9 @@ describe("a burst of deliveries: the trigger beside n8n's own Webhook node, in o
 			expect(refusedAnswers.filter((answer) => !/^5\d\d /.test(answer))).toEqual([]);
 			if (hasFeature(n8n, 'burst')) {
 				expect(trigger.answered200).toBe(BURST.deliveries);
-				expect(yardstick.answered200 - yardstick.lost).toBe(yardstick.executions - yardstick.doubled);
+				expect(yardstick.answered200 - yardstick.lost).toBe(
+					yardstick.executions - yardstick.doubled,
+				);
 			}
 		},
 		1_800_000,

@@ -745,7 +745,8 @@ describe('Message > Send Link With Custom Preview', () => {
 				previewImageSource: 'url',
 				previewImageUrl: `${simulator.url}${picturePath}`,
 			},
-			{ requestBodyStyle: 'jidSessionId' },
+			// The gateway, on loopback here, stands for one on a public address.
+			{ requestBodyStyle: 'jidSessionId', allowPrivateFileHosts: true },
 		);
 
 		expect(result.status).toBe('error');
@@ -779,7 +780,8 @@ describe('Message > Send Link With Custom Preview', () => {
 					previewImageSource: 'url',
 					previewImageUrl: `${imageHost.url}/images/menu.jpg`,
 				},
-				{ requestBodyStyle: 'jidSessionId' },
+				// The image host, on loopback here, stands for a public one.
+				{ requestBodyStyle: 'jidSessionId', allowPrivateFileHosts: true },
 			);
 
 			expect(result.status).toBe('success');

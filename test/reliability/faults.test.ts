@@ -97,7 +97,13 @@ async function runRoute(
 	return await runNode({
 		nodeTypes: { [PROBE_NODE_TYPE]: probeNode },
 		credentialTypes: { messagingGatewayApi: new MessagingGatewayApi() },
-		credentials: { messagingGatewayApi: { baseUrl, apiKey: options.apiKey ?? MATRIX_KEY } },
+		credentials: {
+			messagingGatewayApi: {
+				baseUrl,
+				apiKey: options.apiKey ?? MATRIX_KEY,
+				allowPrivateFileHosts: options.allowPrivateFileHosts === true,
+			},
+		},
 		type: PROBE_NODE_TYPE,
 		parameters: route.probe as INodeParameters,
 		items: options.items,
@@ -880,7 +886,10 @@ describe('files: the key only on the gateway own file route', () => {
 		server.respondWith({ status: 302, headers: { location: `${otherHost.url}/cdn/a.jpg` } });
 		otherHost.respondWith({ status: 200, headers: { 'content-type': 'image/jpeg' }, body: 'jpeg' });
 
-		const result = await runRoute(download(`${server.url}/api/files/acme-sales/a.jpg`), server.url);
+		// The other host, on loopback here, stands for a public one.
+		const result = await runRoute(download(`${server.url}/api/files/acme-sales/a.jpg`), server.url, {
+			allowPrivateFileHosts: true,
+		});
 
 		expect(outputJson(result)).toEqual([
 			{ mimeType: 'image/jpeg', fileName: 'a.jpg', text: 'jpeg' },
@@ -923,6 +932,7 @@ describe('README', () => {
 				"- **Files the gateway points at** (a message's media, a profile picture) get the key only on the gateway's own file route (`/api/files/…` under the Base URL); a file elsewhere, or moved elsewhere by a redirect, is fetched without it. Only http(s); at most " +
 					`${mb(REQUEST_LIMITS.maxGatewayFileBytes)}.`,
 				`- **URLs from a user or an item** (Send Link Preview's image in the "JID + Session ID" body style) are fetched by n8n without the key, even on the gateway's own address: http(s) only, at most ${mb(PUBLIC_FILE_LIMITS.maxBytes)} within ${s(PUBLIC_FILE_LIMITS.deadlineMs)}, and only when the host says it is an image.`,
+				"- **No file from an internal address on someone else's word.** A URL an input item or the gateway named (a preview image; a message's media or a profile picture elsewhere than the Base URL) is refused before anything is sent when it leads to a loopback, private, link-local, carrier-grade NAT, unique-local, IPv4-mapped or other special address: in every spelling (`2852039166`, `0x7f.1`, `[::ffff:a9fe:a9fe]`, `localhost.`), when its name resolves to one (judged on every address the name has, and the request then goes to the address judged), and on every redirect. On n8n 1.x, which gives nodes no resolver, a name is judged by the address it connected to and its answer dropped unread. *Fetch Files From Private Addresses* in the credential lets files on your own network through; the Base URL is yours and always used. n8n's own `N8N_SSRF_PROTECTION_ENABLED` applies on top: when it is on, its rules hold for every request, the gateway's included (see Troubleshooting).",
 				`- **Every request has a total deadline** of ${s(REQUEST_LIMITS.deadlineMs)} from sending to the last byte of the answer; a gateway answer may be at most ${mb(REQUEST_LIMITS.maxAnswerBytes)}.`,
 				`- **${RETRY_POLICY.retryableStatusCodes.join(' and ')} are retried** for every request (they mean "not done, try later"): up to ${RETRY_POLICY.maxRetries} times, after the Retry-After the gateway asks for (capped at ${s(RETRY_POLICY.maxDelayMs)}) or else after ${backoff}. A request that ran out of its deadline is not retried, and an error after retries says how many times the request was tried.`,
 				`- **Reads are also retried on ${RETRY_POLICY.readRetryableStatusCodes.join(', ')} and a lost connection** (reset, hung up, an answer cut short), the same way: lists, lookups, searches and file downloads, also those sent with POST (Check Number, Get Profile Picture, Get Business Profile, Download Media, Find Status Messages, Channel Search), the pickers' lists and the trigger's look at the session's webhook. **Sends and every other change are not** (edit, delete, react, mark as read, groups, channels, webhooks, presence, pairing code, log out, restart, profile): such an answer does not say whether the gateway already did it, and a second try could send a message twice, so the item fails at once and the error says so. Nothing else is retried.`,

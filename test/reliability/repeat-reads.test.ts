@@ -251,7 +251,8 @@ describe('files are reads', () => {
 						previewImageSource: 'url',
 						previewImageUrl: `${imageHost.url}/images/menu.jpg`,
 					},
-					{ requestBodyStyle: 'jidSessionId' },
+					// The image host, on loopback here, stands for a public one.
+					{ requestBodyStyle: 'jidSessionId', allowPrivateFileHosts: true },
 				);
 
 				expect(result.error?.message).toBeUndefined();

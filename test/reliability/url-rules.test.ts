@@ -49,7 +49,8 @@ async function sendPreview(parameters: INodeParameters, options: RunGatewayOptio
 	);
 }
 
-const shapeB = { requestBodyStyle: 'jidSessionId' } as const;
+// The image hosts, on loopback here, stand for public ones (see test/reliability/internal-addresses).
+const shapeB = { requestBodyStyle: 'jidSessionId', allowPrivateFileHosts: true } as const;
 
 describe('Preview Image URL in shape B: fetched by n8n, never with the key', () => {
 	it('sends an image from a public host inline, without the key', async () => {

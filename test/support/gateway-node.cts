@@ -25,6 +25,11 @@ export interface RunGatewayOptions {
 	typeVersion?: number;
 	/** The credential's API Key Header (default: unset, which means apikey). */
 	keyHeader?: 'apikey' | 'X-Api-Key';
+	/**
+	 * The credential's Fetch Files From Private Addresses: tests whose file hosts (all on loopback
+	 * here) stand for public ones turn it on, as a user with files on their own network would.
+	 */
+	allowPrivateFileHosts?: boolean;
 }
 
 export async function runGateway(
@@ -41,6 +46,7 @@ export async function runGateway(
 				apiKey: options.apiKey ?? gateway.apiKey,
 				requestBodyStyle: options.requestBodyStyle ?? 'chatIdSession',
 				...(options.keyHeader ? { keyHeader: options.keyHeader } : {}),
+				...(options.allowPrivateFileHosts ? { allowPrivateFileHosts: true } : {}),
 			},
 		},
 		type: GATEWAY_NODE_TYPE,

@@ -21,13 +21,13 @@ afterEach(async () => {
 
 function probe(
 	parameters: Record<string, unknown>,
-	extra: Partial<RunNodeOptions> & { baseUrl?: string } = {},
+	extra: Partial<RunNodeOptions> & { baseUrl?: string; allowPrivateFileHosts?: boolean } = {},
 ) {
-	const { baseUrl = server.url, ...rest } = extra;
+	const { baseUrl = server.url, allowPrivateFileHosts = false, ...rest } = extra;
 	return runNode({
 		nodeTypes: { [PROBE_NODE_TYPE]: probeNode },
 		credentialTypes: { messagingGatewayApi: new MessagingGatewayApi() },
-		credentials: { messagingGatewayApi: { baseUrl, apiKey: API_KEY } },
+		credentials: { messagingGatewayApi: { baseUrl, apiKey: API_KEY, allowPrivateFileHosts } },
 		type: PROBE_NODE_TYPE,
 		parameters: { method: 'GET', path: '/', ...parameters } as never,
 		...rest,
@@ -113,7 +113,11 @@ describe('gatewayDownloadFile', () => {
 		const fileHost = await startScriptedServer();
 		fileHost.respondWith({ headers: { 'content-type': 'image/png' }, body: 'png-bytes' });
 		try {
-			const result = await probe({ downloadUrl: `${fileHost.url}/media/picture.png` });
+			// The file host, on loopback here, stands for a public one.
+			const result = await probe(
+				{ downloadUrl: `${fileHost.url}/media/picture.png` },
+				{ allowPrivateFileHosts: true },
+			);
 
 			expect(fileHost.requests).toHaveLength(1);
 			expect(fileHost.requests[0].headers.apikey).toBeUndefined();

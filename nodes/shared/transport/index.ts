@@ -8,6 +8,7 @@ import type {
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 	IWebhookFunctions,
+	RequestHelperFunctions,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -19,6 +20,8 @@ import {
 	networkFailureOf,
 	redactSecret,
 } from './errors';
+import { blockedAddressKind, connectedAddress, judgeUrl } from './egress';
+import type { HostLookup, JudgedTarget } from './egress';
 import { isRead, repeatAfterFailure, repeatAfterStatus, retryDelayMs, RETRY_POLICY } from './retry';
 import { displayUrl, joinUrl, normalizeBaseUrl } from './url';
 import { isObject } from '../values';
@@ -34,6 +37,8 @@ export interface GatewayCredentials {
 	baseUrl: string;
 	apiKey: string;
 	requestBodyStyle?: BodyStyleSetting;
+	/** Fetch Files From Private Addresses: URLs named by items or the gateway may be internal. */
+	allowPrivateFileHosts?: boolean;
 }
 
 export type GatewayRequestContext =
@@ -84,6 +89,8 @@ interface ResolvedGateway {
 	secrets: string[];
 	/** Handed to n8n's authentication with each request, so it does not read them again. */
 	credentials: ICredentialsDecrypted;
+	/** Whether files named by items or the gateway may be fetched from internal addresses. */
+	allowPrivateFiles: boolean;
 }
 
 /**
@@ -151,6 +158,7 @@ async function resolveGateway(
 		origin: baseUrlCheck.origin,
 		secrets: [apiKey, ...baseUrlCheck.secrets],
 		credentials: decrypted,
+		allowPrivateFiles: credentials.allowPrivateFileHosts === true,
 	};
 }
 
@@ -187,7 +195,7 @@ interface FetchPlan {
 /** Why a request got no usable answer (a value, not an error: only n8n's errors are thrown). */
 interface FetchFailure {
 	failed: true;
-	kind: 'deadline' | 'tooLarge' | 'redirect' | 'network';
+	kind: 'deadline' | 'tooLarge' | 'redirect' | 'network' | 'internalAddress';
 	message: string;
 	original?: unknown;
 }
@@ -328,6 +336,16 @@ function sendsKey(policy: KeyPolicy, url: URL, gateway: ResolvedGateway): boolea
 }
 
 /**
+ * n8n's resolver for nodes (n8n 2.x), which also applies n8n's own SSRF policy when it is on
+ * (N8N_SSRF_PROTECTION_ENABLED); undefined on n8n versions without one (1.x).
+ */
+function hostLookupOf(this: GatewayRequestContext): HostLookup | undefined {
+	const helpers = this.helpers as Partial<Pick<RequestHelperFunctions, 'getSecureEgressFilter'>>;
+	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+	return helpers.getSecureEgressFilter('safe').createSecureLookup() as unknown as HostLookup;
+}
+
+/**
  * One request and the redirects it leads to, within one deadline and size limit. Redirects are
  * followed by hand so the key never leaves the Base URL's origin: a gateway API route that
  * redirects elsewhere is an error; a file may move to another host, fetched there without the key.
@@ -349,9 +367,27 @@ async function fetchWithRedirects(
 			);
 		}
 		const authenticated = sendsKey(plan.policy, url, gateway);
+		// A URL someone else named (an item, a message the gateway stored) is judged by the address
+		// it reaches before anything is sent to it; the Base URL is the user's own choice.
+		const guarded =
+			!gateway.allowPrivateFiles &&
+			(plan.policy === 'public' ||
+				(plan.policy === 'gatewayFile' && url.origin !== gateway.origin));
+		let target: JudgedTarget | undefined;
+		if (guarded) {
+			const judged = await judgeUrl(url, hostLookupOf.call(this), signal);
+			if (!judged.ok) {
+				return fetchFailure(
+					judged.blocked ? 'internalAddress' : 'network',
+					judged.reason,
+					judged.cause,
+				);
+			}
+			target = judged.target;
+		}
 		const request: IHttpRequestOptions = {
 			method,
-			url: url.toString(),
+			url: target?.url ?? url.toString(),
 			json: true,
 			arrayFormat: 'repeat',
 			encoding: 'stream',
@@ -363,6 +399,8 @@ async function fetchWithRedirects(
 		};
 		if (body !== undefined) request.body = body;
 		if (plan.qs !== undefined && hop === 0) request.qs = plan.qs;
+		if (target?.hostHeader) request.headers = { host: target.hostHeader };
+		if (target?.servername) request.agentOptions = { servername: target.servername };
 		const pending = (
 			authenticated
 				? this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, request, {
@@ -374,6 +412,17 @@ async function fetchWithRedirects(
 			discard(late.body),
 		);
 		if (isFailure(response)) return response;
+		// Without n8n's resolver (n8n 1.x) a name is judged by the address it connected to: the
+		// answer of an internal one is dropped unread.
+		const connected = target && !target.pinned ? connectedAddress(response.body) : undefined;
+		const connectedKind = connected ? blockedAddressKind(connected) : undefined;
+		if (connectedKind) {
+			discard(response.body);
+			return fetchFailure(
+				'internalAddress',
+				`${url.hostname} connected to ${connected}, a ${connectedKind} address`,
+			);
+		}
 		const headers = (response.headers ?? {}) as IDataObject;
 		const location = headerText(headers, 'location');
 		if (isRedirect(response.statusCode) && location !== undefined) {
@@ -411,7 +460,7 @@ function failureError(
 	failure: FetchFailure,
 	plan: FetchPlan,
 	gateway: ResolvedGateway,
-): NodeApiError {
+): NodeApiError | NodeOperationError {
 	const onGateway = plan.target === 'Gateway';
 	const where = onGateway ? displayUrl(gateway.baseUrl) : displayUrl(new URL(plan.url).origin);
 	const reason = redactSecret(failure.message, gateway.secrets);
@@ -420,7 +469,18 @@ function failureError(
 		failure.kind === 'network' || failure.kind === 'deadline'
 			? `${what} unreachable at ${where} (${reason})`
 			: `${what} at ${where} could not be used (${reason})`;
-	const descriptions: Record<FetchFailure['kind'], string> = {
+	if (failure.kind === 'internalAddress') {
+		return new NodeOperationError(
+			this.getNode(),
+			`${onGateway ? 'A file the gateway named' : plan.target}: n8n does not fetch files from internal addresses (${reason})`,
+			{
+				itemIndex: plan.itemIndex,
+				description:
+					'Loopback, private, link-local, carrier-grade NAT and unique-local addresses are refused in every spelling, also when a name resolves to one or a redirect leads there, so a URL in a message cannot reach your internal network. If the file is on your own network, turn on "Fetch Files From Private Addresses" in the Messaging Gateway API credential.',
+			},
+		);
+	}
+	const descriptions: Record<Exclude<FetchFailure['kind'], 'internalAddress'>, string> = {
 		network: onGateway
 			? 'Check that the gateway is running and that the Base URL of the Messaging Gateway API credential (scheme, host and port) is right and reachable from n8n.'
 			: 'Check that the URL is right and reachable from n8n.',
