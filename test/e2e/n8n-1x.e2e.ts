@@ -11,14 +11,16 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
+import { ownHostName } from '../support/egress-fixtures.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
+import { startScriptedServer } from '../support/scripted-server.cts';
 import { activate, createCredential, NEEDS_N8N_2X, until } from './e2e-helpers.cts';
 import { executeWorkflow } from './n8n-cli.cts';
 import { DEFAULT_N8N_VERSION } from './n8n-install.cts';
 import type { N8nVersion } from './n8n-install.cts';
 import { runtimeOf, startN8n } from './n8n-instance.cts';
 import type { N8nInstance, N8nRuntime } from './n8n-instance.cts';
-import { ACTION_TYPE, CREDENTIAL_TYPE, echoBotWorkflow } from './workflows.cts';
+import { ACTION_TYPE, CREDENTIAL_TYPE, echoBotWorkflow, plainNode } from './workflows.cts';
 import type { CredentialRef, WorkflowJson } from './workflows.cts';
 
 const N8N_1X: N8nVersion = '1.123.81';
@@ -62,14 +64,7 @@ function sendThenListWorkflow(credential: CredentialRef): WorkflowJson {
 		name: 'Send Text then Get Many (Messaging Gateway)',
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{
-				id: 'start',
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
+			plainNode('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
 			node('Send Text', 300, {
 				resource: 'message',
 				operation: 'sendText',
@@ -87,6 +82,33 @@ function sendThenListWorkflow(credential: CredentialRef): WorkflowJson {
 			Start: { main: [[{ node: 'Send Text', type: 'main', index: 0 }]] },
 			'Send Text': { main: [[{ node: 'Get Many', type: 'main', index: 0 }]] },
 		},
+	};
+}
+
+/** Manual Trigger → Contact Get Profile Picture with the picture downloaded. */
+function profilePictureWorkflow(credential: CredentialRef): WorkflowJson {
+	return {
+		name: 'Profile picture (Messaging Gateway)',
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			plainNode('Start', 'n8n-nodes-base.manualTrigger', 1, 0),
+			{
+				id: 'picture',
+				name: 'Picture',
+				type: ACTION_TYPE,
+				typeVersion: 2,
+				position: [300, 0],
+				parameters: {
+					resource: 'contact',
+					operation: 'getProfilePicture',
+					session: { __rl: true, mode: 'name', value: SESSION },
+					contact: { __rl: true, mode: 'id', value: ALICE.number },
+					options: { downloadPicture: true },
+				},
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Picture', type: 'main', index: 0 }]] } },
 	};
 }
 
@@ -207,6 +229,41 @@ describe.each(VERSIONS)('the compact set on n8n %s', (version) => {
 		]);
 		expect(simulator.requests.every((request) => request.auth === 'valid')).toBe(true);
 		results.scenarios.sendThenList = `1 message sent, ${chats.length} chats listed with it on top`;
+	});
+
+	it('a file the gateway names on an internal address is refused (2.x: before sending; 1.x: by the address connected to)', async () => {
+		// This machine's own name resolves to one of its own addresses: an internal service.
+		const own = await ownHostName();
+		const internal = await startScriptedServer();
+		try {
+			internal.respondWith({ headers: { 'content-type': 'image/jpeg' }, body: 'internal secrets' });
+			const pictureUrl = `http://${own.name}:${new URL(internal.url).port}/admin/picture.jpg`;
+			simulator.injectFault({
+				match: { path: '/chat/fetchProfilePictureUrl/' },
+				status: 200,
+				body: { wuid: ALICE.jid, profilePictureUrl: pictureUrl },
+			});
+			const created = await n8n.api.post('/workflows', profilePictureWorkflow(credential));
+			expect(created.status).toBe(200);
+
+			const run = await executeWorkflow(n8n, String(created.data.id));
+
+			const error = run.data.resultData.error as { message?: string } | undefined;
+			expect(error?.message).toMatch(
+				/^Media file: n8n does not fetch files from internal addresses \(/,
+			);
+			expect(JSON.stringify(run)).not.toContain('internal secrets');
+			if (version === N8N_1X) {
+				// 1.x gives nodes no resolver: the request went out, its answer was dropped unread.
+				expect(error?.message).toMatch(new RegExp(`connected to ${own.address}, a loopback`));
+				expect(internal.requests).toHaveLength(1);
+			} else {
+				expect(error?.message).toMatch(new RegExp(`resolves to ${own.address}`));
+				expect(internal.requests).toEqual([]);
+			}
+		} finally {
+			await internal.stop();
+		}
 	});
 });
 

@@ -35,6 +35,7 @@ export async function executeWorkflow(
 	const child = spawn(NODE24_BIN, [bin, 'execute', `--id=${workflowId}`, '--rawOutput'], {
 		env: node24Env({
 			...n8nBaseEnv(n8n.version, n8n.userFolder),
+			...n8n.env,
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 			N8N_LOG_LEVEL: 'info',
 		}),

@@ -49,6 +49,8 @@ export interface N8nInstance {
 	/** The n8n version running (StartN8nOptions.version, by default N8N_E2E_VERSION's). */
 	version: N8nVersion;
 	userFolder: string;
+	/** The extra environment it was started with (StartN8nOptions.env): `n8n execute` beside it gets it too. */
+	env: NodeJS.ProcessEnv;
 	logFile: string;
 	/** The n8n server's process ID (for memory figures). */
 	pid: number;
@@ -145,6 +147,23 @@ function packAndUnpack(target: string): void {
 }
 
 /**
+ * n8n's own SSRF protection: off, as n8n ships, unless N8N_E2E_SSRF_PROTECTION=on, which runs
+ * the suite as the README tells users with a gateway on their own network to set it up: on, with
+ * the gateway's host (the simulator, on loopback) allowed by name.
+ */
+export function ssrfProtectionEnv(): NodeJS.ProcessEnv {
+	return process.env.N8N_E2E_SSRF_PROTECTION === 'on'
+		? { N8N_SSRF_PROTECTION_ENABLED: 'true', ...SSRF_GATEWAY_ALLOWED }
+		: { N8N_SSRF_PROTECTION_ENABLED: 'false' };
+}
+
+/** What a gateway on loopback needs through n8n's SSRF protection (the README's advice). */
+export const SSRF_GATEWAY_ALLOWED = {
+	N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost',
+	N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.0/8,::1/128',
+} as const;
+
+/**
  * The environment every n8n process of a run gets (the server and `n8n execute` beside it): loopback
  * only, no calls home, community packages from `.n8n/nodes`, the version's own list of modules off.
  */
@@ -154,7 +173,7 @@ export function n8nBaseEnv(version: N8nVersion, userFolder: string): NodeJS.Proc
 		N8N_RUNNERS_MODE: 'internal',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		N8N_SSRF_PROTECTION_ENABLED: 'false',
+		...ssrfProtectionEnv(),
 		N8N_DISABLED_MODULES: n8nVersionProfile(version).disabledModules.join(','),
 		N8N_LOG_OUTPUT: 'console',
 		NO_COLOR: '1',
@@ -505,6 +524,7 @@ async function startN8nIn(
 			url,
 			version,
 			userFolder,
+			env: options.env ?? {},
 			logFile,
 			pid: child.pid as number,
 			api,

@@ -246,3 +246,4 @@ describe("files the gateway names elsewhere than its Base URL (a message's word)
 		expect(result.outputs[0][0].binary?.data).toMatchObject({ mimeType: 'image/png' });
 	});
 });
+

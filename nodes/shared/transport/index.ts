@@ -454,6 +454,15 @@ async function fetchWithRedirects(
 	}
 }
 
+/** Whether n8n's own SSRF protection refused the request (its SsrfBlocked…Error, maybe wrapped). */
+function blockedByN8n(error: unknown): boolean {
+	for (let cause = error, depth = 0; isObject(cause) && depth < 5; depth++) {
+		if (typeof cause.name === 'string' && cause.name.startsWith('SsrfBlocked')) return true;
+		cause = cause.cause;
+	}
+	return false;
+}
+
 /** The error for a request that got no usable answer: unreachable, too slow, too large, redirected away. */
 function failureError(
 	this: GatewayRequestContext,
@@ -469,6 +478,19 @@ function failureError(
 		failure.kind === 'network' || failure.kind === 'deadline'
 			? `${what} unreachable at ${where} (${reason})`
 			: `${what} at ${where} could not be used (${reason})`;
+	if (failure.kind === 'network' && blockedByN8n(failure.original)) {
+		return new NodeApiError(
+			this.getNode(),
+			{ message: reason },
+			{
+				message: `${what} at ${where} was blocked by n8n's SSRF protection (${reason})`,
+				description: onGateway
+					? "n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocks private and local addresses for every node. If the gateway runs on your own network, allow it in n8n's environment: N8N_SSRF_ALLOWED_HOSTNAMES=<its host name> or N8N_SSRF_ALLOWED_IP_RANGES=<its address>/32."
+					: "n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) blocks this address for every node; an n8n administrator can allow it with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES.",
+				itemIndex: plan.itemIndex,
+			},
+		);
+	}
 	if (failure.kind === 'internalAddress') {
 		return new NodeOperationError(
 			this.getNode(),
