@@ -287,7 +287,15 @@ const CASES: BadInput[] = [
 		'message/deleteForEveryone',
 		{ messageId: FROM_ITEM },
 		/^Message ID /,
-		[MESSAGE_ID, LIST],
+		[
+			MESSAGE_ID,
+			LIST,
+			// Anything after a group message's ID is its participant: only a member's ID may go there.
+			`true_${GROUP}_3EB0C767D26A1D3BB2F1_not-a-jid`,
+			`true_${GROUP}_3EB0C767D26A1D3BB2F1_../../instance/logout`,
+			`true_${GROUP}_3EB0C767D26A1D3BB2F1_${GROUP}`,
+			`true_${ALICE}@c.us_3EB0C767D26A1D3BB2F1_${ALICE}@c.us`,
+		],
 	),
 	...fieldCases('phone number', 'contact/checkNumber', { numbers: FROM_ITEM }, /^Numbers/, [
 		'abc',
