@@ -263,8 +263,8 @@ const RECEIVER_NAMES: Record<Receiver, string> = {
 	trigger: 'Messaging Gateway Trigger',
 };
 const LOAD_NAMES: Record<Load, string> = {
-	idle: 'an idle machine',
-	cpuHog: 'beside a CPU hog',
+	idle: 'on an idle machine',
+	cpuHog: 'beside a CPU hog (a process keeping one core busy)',
 };
 
 /** The message ID an execution of the Webhook node's counting workflow received. */
@@ -367,7 +367,7 @@ async function measureBurst(receiver: Receiver, load: Load): Promise<BurstFigure
 	};
 	bursts.push(figures);
 	// What the gateway heard and what n8n did, for the run's log.
-	logFigures(`burst into ${RECEIVER_NAMES[receiver]} on ${LOAD_NAMES[load]}`, {
+	logFigures(`burst into ${RECEIVER_NAMES[receiver]} ${LOAD_NAMES[load]}`, {
 		...figures,
 		refusedAnswers: [...new Set(burst.refused)].slice(0, 5),
 	});
@@ -460,7 +460,7 @@ describe('README', () => {
 			},
 			...bursts.map((burst) => ({
 				needs: 'burst' as const,
-				text: `| ${burst.deliveries} deliveries into ${RECEIVER_NAMES[burst.receiver]}, ${BURST.concurrency} at a time, on ${LOAD_NAMES[burst.load]} | ${burst.answered200} answered 200 within ${burst.answeredInS} s, ${burst.refused} refused (5xx, for the gateway to retry) | ${burst.executions} executions (${burst.succeeded} succeeded); **${burst.lost} answered 200 and never run**, ${burst.doubled} run twice |`,
+				text: `| ${burst.deliveries} deliveries into ${RECEIVER_NAMES[burst.receiver]}, ${BURST.concurrency} at a time, ${LOAD_NAMES[burst.load]} | ${burst.answered200} answered 200 within ${burst.answeredInS} s, ${burst.refused} refused (5xx, for the gateway to retry) | ${burst.executions} executions (${burst.succeeded} succeeded); **${burst.lost} answered 200 and never run**, ${burst.doubled} run twice |`,
 			})),
 		];
 		if (N8N_VERSION === DEFAULT_N8N_VERSION) {
