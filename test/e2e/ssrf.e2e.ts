@@ -31,7 +31,11 @@ beforeAll(async () => {
 	// As a user with a gateway on this machine sets it up: protection on, the gateway's host
 	// name allowed (not its address, so an address URL shows what a forgotten allowance does).
 	n8n = await startN8n({
-		env: { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost' },
+		env: {
+			N8N_SSRF_PROTECTION_ENABLED: 'true',
+			N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost',
+			N8N_SSRF_ALLOWED_IP_RANGES: '',
+		},
 	});
 }, 300_000);
 
