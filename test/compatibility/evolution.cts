@@ -1,8 +1,9 @@
 /**
- * Judges a request the way Evolution API 1.8.2 does before its controllers run: the route must exist
- * in its routers (method and path), then the router's validator builds the object to validate and
- * runs `validate()` of the `jsonschema` package (the library and call Evolution uses) against the
- * route's schema. Routes, validators and schema constraints: schemas/evolution-1.8.2.json.
+ * Judges a request the way Evolution API does before its controllers run: the route must exist in its
+ * routers (method and path), then the router's validator builds the object to validate and runs
+ * `validate()` of the `jsonschema` package (the library and call Evolution uses) against the route's
+ * schema. Routes, validators and schema constraints come from a restatement in schemas/: 1.8.2 here
+ * (`checkEvolution`), 2.3.6 in evolution-v2.cts; both versions validate with the same RouterBroker code.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -22,17 +23,21 @@ interface EvolutionRoute {
 	schema: string | null;
 }
 
-interface EvolutionReference {
+export interface EvolutionReference {
+	/** The file in schemas/ it was read from. */
+	file: string;
 	source: { tag: string; commit: string };
-	/** Where index.router.ts mounts a router. */
+	/** The first path segments routes stand under (where index.router.ts mounts a router). */
 	mounts: string[];
 	routes: EvolutionRoute[];
 	schemas: Record<string, Schema>;
 }
 
-export const EVOLUTION: EvolutionReference = JSON.parse(
-	fs.readFileSync(path.join(__dirname, 'schemas', 'evolution-1.8.2.json'), 'utf8'),
-);
+export function loadEvolution(file: string): EvolutionReference {
+	return { ...JSON.parse(fs.readFileSync(path.join(__dirname, 'schemas', file), 'utf8')), file };
+}
+
+export const EVOLUTION = loadEvolution('evolution-1.8.2.json');
 
 function asObject(value: unknown): Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -65,13 +70,15 @@ function validatedObject(
 			if (!groupJid.endsWith('@g.us')) groupJid += '@g.us';
 			return { object: { ...body, groupJid } };
 		}
-		case 'getParticipantsValidate': {
-			// The query's getParticipants is merged into the body; without it the route answers 400 first.
-			const getParticipants = firstValue(request.query.getParticipants);
-			if (!getParticipants)
+		case 'getParticipantsValidate':
+			// The whole query is merged into the body; without getParticipants the route answers 400 first.
+			if (!firstValue(request.query.getParticipants))
 				return { refused: 'The getParticipants needs to be informed in the query' };
-			return { object: { ...body, getParticipants } };
-		}
+			return { object: { ...body, ...request.query } };
+		case 'inviteCodeValidate':
+			if (!firstValue(request.query.inviteCode))
+				return { refused: 'The group invite code id needs to be informed in the query' };
+			return { object: { ...body, ...request.query } };
 		default:
 			throw new Error(`Evolution's ${route.validator} is not modelled (${route.path})`);
 	}
@@ -86,11 +93,12 @@ function evolutionMessages(object: Record<string, unknown>, schema: Schema): str
 	);
 }
 
-export function checkEvolution(request: SentRequest): Verdict {
+/** The verdict of the Evolution version `reference` restates. */
+export function judgeEvolution(reference: EvolutionReference, request: SentRequest): Verdict {
 	const [mount] = pathSegments(request.path);
-	if (!EVOLUTION.mounts.includes(`/${mount}`))
+	if (!reference.mounts.includes(`/${mount}`))
 		return { outcome: 'absent', reason: 'no such endpoint' };
-	const sameMethod = EVOLUTION.routes.filter((route) => route.method === request.method);
+	const sameMethod = reference.routes.filter((route) => route.method === request.method);
 	const matched = matchTemplate(
 		request.path,
 		sameMethod.map((route) => route.path),
@@ -98,9 +106,9 @@ export function checkEvolution(request: SentRequest): Verdict {
 	if (!matched) {
 		const other = matchTemplate(
 			request.path,
-			EVOLUTION.routes.map((route) => route.path),
+			reference.routes.map((route) => route.path),
 		);
-		const methods = EVOLUTION.routes
+		const methods = reference.routes
 			.filter((route) => route.path === other?.template)
 			.map((route) => route.method);
 		return {
@@ -113,10 +121,14 @@ export function checkEvolution(request: SentRequest): Verdict {
 	const prepared = validatedObject(route, request);
 	if ('refused' in prepared) return { outcome: 'rejected', endpoint, reasons: [prepared.refused] };
 	if (route.schema === null) return { outcome: 'accepted', endpoint };
-	const schema = EVOLUTION.schemas[route.schema];
-	if (!schema) throw new Error(`${route.schema} (${endpoint}) is not in evolution-1.8.2.json`);
+	const schema = reference.schemas[route.schema];
+	if (!schema) throw new Error(`${route.schema} (${endpoint}) is not in ${reference.file}`);
 	const reasons = evolutionMessages(prepared.object, schema);
 	return reasons.length === 0
 		? { outcome: 'accepted', endpoint }
 		: { outcome: 'rejected', endpoint, reasons };
+}
+
+export function checkEvolution(request: SentRequest): Verdict {
+	return judgeEvolution(EVOLUTION, request);
 }

@@ -16,6 +16,12 @@ export type Verdict =
 	| { outcome: 'rejected'; endpoint: string; reasons: string[] }
 	| { outcome: 'absent'; reason: string };
 
+/** Why a verdict is what it is: the reasons of a rejection, or why the route is absent; none when accepted. */
+export function verdictReasons(verdict: Verdict): string[] {
+	if (verdict.outcome === 'rejected') return verdict.reasons;
+	return verdict.outcome === 'absent' ? [verdict.reason] : [];
+}
+
 /** Path segments, percent-decoded: `/api/s/groups/1%40g.us/leave` -> ['api', 's', 'groups', '1@g.us', 'leave']. */
 export function pathSegments(path: string): string[] {
 	return path
