@@ -10,8 +10,12 @@ import type {
 /** The header names a gateway may read its API key from: the spec's `apikey`, or WAHA's `X-Api-Key`. */
 const API_KEY_HEADERS = ['apikey', 'X-Api-Key'] as const;
 
-/** The header the credential sends its key in; anything unknown falls back to the spec's `apikey`. */
+/**
+ * The header the credential sends its key in: Evolution API v2 reads `apikey`; the spec's gateway
+ * the one chosen, and anything unknown falls back to the spec's `apikey`.
+ */
 export function apiKeyHeaderOf(credentials: ICredentialDataDecryptedObject): string {
+	if (credentials.gateway === 'evolutionV2') return 'apikey';
 	return API_KEY_HEADERS.find((header) => header === credentials.keyHeader) ?? 'apikey';
 }
 
@@ -59,8 +63,31 @@ export class MessagingGatewayApi implements ICredentialType {
 				"The gateway's API key from its dashboard, sent on every request in the header chosen below",
 		},
 		{
+			displayName: 'Gateway',
+			name: 'gateway',
+			type: 'options',
+			default: 'messagingGatewayApi',
+			options: [
+				{
+					name: 'Messaging Gateway API',
+					value: 'messagingGatewayApi',
+					description:
+						"The API these nodes are built on: WAHA-style /api routes and Evolution API v1's instance routes",
+				},
+				{
+					name: 'Evolution API v2',
+					value: 'evolutionV2',
+					description:
+						'Evolution API 2.x (2.3.6 and compatible), spoken as its own routes and bodies',
+				},
+			],
+			description:
+				'Which gateway product answers at the Base URL: each is spoken in its own routes and bodies. Keep Messaging Gateway API for the API these nodes are built on (and Evolution API v1).',
+		},
+		{
 			displayName: 'API Key Header',
 			name: 'keyHeader',
+			displayOptions: { show: { gateway: ['messagingGatewayApi'] } },
 			type: 'options',
 			default: 'apikey',
 			options: [
@@ -81,6 +108,7 @@ export class MessagingGatewayApi implements ICredentialType {
 		{
 			displayName: 'Request Body Style',
 			name: 'requestBodyStyle',
+			displayOptions: { show: { gateway: ['messagingGatewayApi'] } },
 			type: 'options',
 			default: 'chatIdSession',
 			options: [

@@ -30,6 +30,8 @@ export interface RunGatewayOptions {
 	 * here) stand for public ones turn it on, as a user with files on their own network would.
 	 */
 	allowPrivateFileHosts?: boolean;
+	/** The credential's Gateway (default: unset, which means the Messaging Gateway API). */
+	gateway?: 'messagingGatewayApi' | 'evolutionV2';
 }
 
 export async function runGateway(
@@ -47,6 +49,7 @@ export async function runGateway(
 				requestBodyStyle: options.requestBodyStyle ?? 'chatIdSession',
 				...(options.keyHeader ? { keyHeader: options.keyHeader } : {}),
 				...(options.allowPrivateFileHosts ? { allowPrivateFileHosts: true } : {}),
+				...(options.gateway ? { gateway: options.gateway } : {}),
 			},
 		},
 		type: GATEWAY_NODE_TYPE,

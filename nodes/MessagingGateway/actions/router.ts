@@ -1,12 +1,22 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { DEFAULT_GATEWAY, GATEWAY_LABELS } from '../../shared/gateways';
+import type { GatewayName, GatewayOperations } from '../../shared/gateways';
+import { evolutionV2Operations } from '../../shared/gateways/evolution-v2/operations';
 import { itemParameter } from '../../shared/parameters';
+import { selectedGateway } from '../../shared/transport';
 import { integerFrom } from '../helpers/fields';
 import { chatLanes } from './chat-lanes';
 import { MAX_SIMULTANEOUS_CHATS } from './common.descriptions';
 import type { MessagingGatewayType } from './node.type';
-import { resources } from './resources';
+import { resourceProperty, resources } from './resources';
 
 type OperationExecutor = (
 	this: IExecuteFunctions,
@@ -47,11 +57,46 @@ function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
+/** Each gateway other than the default, with how it performs the operations (one folder per gateway). */
+const GATEWAY_OPERATIONS: Record<
+	Exclude<GatewayName, typeof DEFAULT_GATEWAY>,
+	GatewayOperations
+> = {
+	evolutionV2: evolutionV2Operations,
+};
+
+/** "Message → Send Text": the names the editor shows for a resource and operation. */
+function operationName(resource: string, operation: string): string {
+	const labelOf = (property: INodeProperties | undefined, value: string) =>
+		(property?.options as Array<{ name: string; value: unknown }> | undefined)?.find(
+			(option) => option.value === value,
+		)?.name ?? value;
+	const operationProperty = resources[resource as keyof typeof resources]?.description.find(
+		(property) => property.name === 'operation',
+	);
+	return `${labelOf(resourceProperty, resource)} → ${labelOf(operationProperty, operation)}`;
+}
+
+/** An operation a gateway cannot perform: every item fails with why, before any request. */
+function refusedOn(gateway: GatewayName, operation: string, why: string): OperationExecutor {
+	return async function (this: IExecuteFunctions, itemIndex: number) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${operation} is not available on ${GATEWAY_LABELS[gateway]}: ${why}`,
+			{
+				itemIndex,
+				description: `The credential's Gateway is ${GATEWAY_LABELS[gateway]}. Pick another operation, or use a credential of a gateway that offers it (the README's compatibility table says which).`,
+			},
+		);
+	};
+}
+
 /**
- * The operation the node is set to. Resource and Operation take no expressions, so they are read
- * once per run, from the first item, as n8n's own routers do.
+ * The operation the node is set to, as the credential's gateway performs it. Resource and
+ * Operation take no expressions, so they are read once per run, from the first item, as n8n's own
+ * routers do.
  */
-function selectedExecutor(this: IExecuteFunctions): OperationExecutor {
+async function selectedExecutor(this: IExecuteFunctions): Promise<OperationExecutor> {
 	const resource = this.getNodeParameter('resource', 0) as MessagingGatewayType['resource'];
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const executor = operationsByResource[resource]?.[operation]?.execute;
@@ -62,7 +107,19 @@ function selectedExecutor(this: IExecuteFunctions): OperationExecutor {
 			{ itemIndex: 0 },
 		);
 	}
-	return executor;
+	const gateway = await selectedGateway.call(this);
+	if (gateway === DEFAULT_GATEWAY) return executor;
+	const key = `${resource}.${operation}`;
+	const { offered, notOffered } = GATEWAY_OPERATIONS[gateway];
+	const name = operationName(resource, operation);
+	return (
+		offered[key] ??
+		refusedOn(
+			gateway,
+			name,
+			notOffered[key] ?? 'this version of the package does not speak it to that gateway yet.',
+		)
+	);
 }
 
 /** Send operations offer "Wait Between Items" in their Options; other operations have no such option. */
@@ -173,7 +230,7 @@ async function runLanes(
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	// Node-wide settings: a value they cannot use stops the node before any request.
-	const executor = selectedExecutor.call(this);
+	const executor = await selectedExecutor.call(this);
 	const simultaneous = simultaneousChatsOf.call(this);
 	if (simultaneous > 1 && itemCount > 1 && !isPaced.call(this)) {
 		return [await runLanes.call(this, executor, itemCount, simultaneous)];

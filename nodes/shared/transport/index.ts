@@ -25,6 +25,8 @@ import type { HostLookup, JudgedTarget } from './egress';
 import { isRead, repeatAfterFailure, repeatAfterStatus, retryDelayMs, RETRY_POLICY } from './retry';
 import { displayUrl, joinUrl, normalizeBaseUrl } from './url';
 import { isObject } from '../values';
+import { gatewayNamed } from '../gateways';
+import type { GatewayName } from '../gateways';
 
 export { gatewayPath, joinUrl, normalizeBaseUrl } from './url';
 export type { BodyStyleSetting, RequestBodyStyle } from './body-style';
@@ -39,6 +41,8 @@ export interface GatewayCredentials {
 	requestBodyStyle?: BodyStyleSetting;
 	/** Fetch Files From Private Addresses: URLs named by items or the gateway may be internal. */
 	allowPrivateFileHosts?: boolean;
+	/** The gateway product (see nodes/shared/gateways); absent on credentials saved before the choice. */
+	gateway?: string;
 }
 
 export type GatewayRequestContext =
@@ -132,6 +136,12 @@ async function credentialsOf(this: GatewayRequestContext): Promise<ReadCredentia
 		pending.catch(() => credentialsByContext.delete(this));
 	}
 	return await pending;
+}
+
+/** The gateway product the credential names, read with the rest of the credential (once per run). */
+export async function selectedGateway(this: GatewayRequestContext): Promise<GatewayName> {
+	const { data } = await credentialsOf.call(this);
+	return gatewayNamed(data.gateway);
 }
 
 async function resolveGateway(

@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { toChatId, toNumber } from '../../../shared/identifiers';
+import type { ChatReference } from '../../../shared/identifiers';
 import {
 	delayAndPresence,
 	delayOption,
@@ -92,10 +93,25 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'sendText', properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** What the user asked Send Text to do; each gateway sends it in its own way. */
+export interface SendTextRequest {
+	session: string;
+	chat: ChatReference;
+	/** As typed: line breaks and indentation matter. */
+	text: string;
+	delay?: number;
+	presence?: string;
+	linkPreview?: boolean;
+	/** The quoted message's key (`{id, remoteJid, fromMe}`), from Reply To Message ID. */
+	quoted?: IDataObject;
+	mentionEveryone: boolean;
+	/** Digits of the numbers to mention. */
+	mentioned: string[];
+	checkFirst: boolean;
+}
+
+/** Reads and checks every field of Send Text for one item, before any request. */
+export function readSendText(this: IExecuteFunctions, itemIndex: number): SendTextRequest {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	// Sent as typed (line breaks and indentation matter); a number from an expression becomes text.
@@ -104,78 +120,115 @@ export async function execute(
 		hint: 'Enter the message to send, or map it from an input field with an expression.',
 	});
 	const options = readOptions.call(this, itemIndex);
-
-	const sendOptions = delayAndPresence.call(this, itemIndex, options);
-	if (options.linkPreview !== undefined) {
-		sendOptions.linkPreview = booleanFrom.call(
+	const { delay, presence } = delayAndPresence.call(this, itemIndex, options);
+	const request: SendTextRequest = {
+		session,
+		chat,
+		text,
+		mentionEveryone: optionBoolean.call(
 			this,
-			options.linkPreview,
-			'Link Preview',
+			options,
+			'mentionEveryone',
+			'Mention Everyone',
 			itemIndex,
-		);
+			false,
+		),
+		mentioned: readPhoneNumbers
+			.call(this, options.mentionNumbers ?? '', 'Mention Numbers', itemIndex)
+			.map((entry) => entry.number),
+		checkFirst: optionBoolean.call(
+			this,
+			options,
+			'checkNumber',
+			'Check the Number First',
+			itemIndex,
+			false,
+		),
+	};
+	if (delay !== undefined) request.delay = delay as number;
+	if (presence !== undefined) request.presence = presence as string;
+	if (options.linkPreview !== undefined) {
+		request.linkPreview = booleanFrom.call(this, options.linkPreview, 'Link Preview', itemIndex);
 	}
 	const quoted = readQuoted.call(this, itemIndex, options);
-	if (quoted) sendOptions.quoted = quoted;
-	const mentions: IDataObject = {};
-	if (optionBoolean.call(this, options, 'mentionEveryone', 'Mention Everyone', itemIndex, false)) {
-		if (chat.kind !== 'group') {
-			throw fieldError.call(
-				this,
-				itemIndex,
-				`Mention Everyone works only in groups, and Chat is a contact (${chat.value})`,
-				'Pick a group as Chat, or turn Mention Everyone off.',
-			);
-		}
-		mentions.everyOne = true;
+	if (quoted) request.quoted = quoted.key as IDataObject;
+	if (request.mentionEveryone && chat.kind !== 'group') {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Mention Everyone works only in groups, and Chat is a contact (${chat.value})`,
+			'Pick a group as Chat, or turn Mention Everyone off.',
+		);
 	}
-	const mentioned = readPhoneNumbers.call(
-		this,
-		options.mentionNumbers ?? '',
-		'Mention Numbers',
-		itemIndex,
-	);
-	if (mentioned.length > 0) mentions.mentioned = mentioned.map((entry) => entry.number);
-	if (Object.keys(mentions).length > 0) sendOptions.mentions = mentions;
+	return request;
+}
 
-	const checkFirst = optionBoolean.call(
-		this,
-		options,
-		'checkNumber',
-		'Check the Number First',
-		itemIndex,
-		false,
-	);
-
-	let number = toNumber(chat);
+/**
+ * The number a text goes to: the chat's, or with Check the Number First the JID the network
+ * knows it by (e.g. a Brazilian number with or without its 9th digit); a number that is not on
+ * the network fails the item before anything is sent.
+ */
+export async function recipientOf(
+	this: IExecuteFunctions,
+	request: SendTextRequest,
+	itemIndex: number,
+): Promise<string> {
+	const number = toNumber(request.chat);
 	// Some gateways answer 201 for numbers that are not on the network, and nothing arrives.
-	if (checkFirst && chat.kind === 'contact') {
-		const [check] = await checkNumbers.call(this, session, [number], itemIndex);
-		if (!check.exists) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Number ${number} is not on the network: nothing was sent`,
-				{
-					itemIndex,
-					description:
-						'The gateway says no account uses this number. Check the country code and the area code, or turn off Check the Number First to send anyway.',
-				},
-			);
-		}
-		// The JID the network knows, e.g. a Brazilian number with or without its 9th digit.
-		if (check.jid !== null) number = check.jid;
+	if (!request.checkFirst || request.chat.kind !== 'contact') return number;
+	const [check] = await checkNumbers.call(this, request.session, [number], itemIndex);
+	if (!check.exists) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Number ${number} is not on the network: nothing was sent`,
+			{
+				itemIndex,
+				description:
+					'The gateway says no account uses this number. Check the country code and the area code, or turn off Check the Number First to send anyway.',
+			},
+		);
 	}
+	return check.jid ?? number;
+}
+
+/** The gateway's answer with the full message ID of the sent text, so React, Edit or Delete can follow. */
+export function sentTextOutput(
+	this: IExecuteFunctions,
+	response: unknown,
+	request: SendTextRequest,
+	itemIndex: number,
+): INodeExecutionData[] {
+	const json = responseObject.call(this, response, itemIndex);
+	const messageId = fullIdFromKey(response, toChatId(request.chat));
+	return [{ json: messageId ? { ...json, messageId } : json }];
+}
+
+/** Send Text on the Messaging Gateway API: Evolution API v1's body (`textMessage`, `options`). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = readSendText.call(this, itemIndex);
+	const sendOptions: IDataObject = {};
+	if (request.delay !== undefined) sendOptions.delay = request.delay;
+	if (request.presence !== undefined) sendOptions.presence = request.presence;
+	if (request.linkPreview !== undefined) sendOptions.linkPreview = request.linkPreview;
+	if (request.quoted) sendOptions.quoted = { key: request.quoted };
+	const mentions: IDataObject = {};
+	if (request.mentionEveryone) mentions.everyOne = true;
+	if (request.mentioned.length > 0) mentions.mentioned = request.mentioned;
+	if (Object.keys(mentions).length > 0) sendOptions.mentions = mentions;
+	const number = await recipientOf.call(this, request, itemIndex);
 
 	const body: IDataObject = { number };
 	if (Object.keys(sendOptions).length > 0) body.options = sendOptions;
-	body.textMessage = { text };
+	body.textMessage = { text: request.text };
 
 	const response = await gatewayApiRequest.call(
 		this,
 		'POST',
-		gatewayPath`/message/sendText/${session}`,
+		gatewayPath`/message/sendText/${request.session}`,
 		{ body, itemIndex },
 	);
-	const json = responseObject.call(this, response, itemIndex);
-	const messageId = fullIdFromKey(response, toChatId(chat));
-	return [{ json: messageId ? { ...json, messageId } : json }];
+	return sentTextOutput.call(this, response, request, itemIndex);
 }

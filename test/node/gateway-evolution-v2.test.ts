@@ -1,0 +1,193 @@
+/**
+ * The credential's Gateway set to Evolution API v2: operations go out as v2's own routes and
+ * bodies, answers are read in v2's shapes into the outputs the node documents, and what v2 does not
+ * offer is refused before any request. A credential without the choice stays on the Messaging
+ * Gateway API (the other suites run that way, unchanged). Run in n8n's engine over real HTTP.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { byId, runGateway } from '../support/gateway-node.cts';
+import type { RunGatewayOptions } from '../support/gateway-node.cts';
+import { startScriptedServer } from '../support/scripted-server.cts';
+import type { ScriptedServer } from '../support/scripted-server.cts';
+
+/** The gateway's global key (a test value). */
+const GLOBAL = ['evolution', 'v2', 'global'].join('-');
+const SESSION = 'acme-sales';
+const ALICE = '5511987650001';
+const GROUP = '120363041234567890@g.us';
+const QUOTED = `false_${ALICE}@c.us_3EB0C767D26A1D3BB2F1`;
+/** What 2.3.6's sendText answers (its Baileys service: the sent message as stored). */
+const SENT = {
+	key: { remoteJid: `${ALICE}@s.whatsapp.net`, fromMe: true, id: '3EB0A1B2C3D4E5F60718' },
+	pushName: '',
+	status: 'PENDING',
+	message: { conversation: 'Hello' },
+	messageType: 'conversation',
+	messageTimestamp: 1764000000,
+	instanceId: 'c2b8a7e0-0000-4000-8000-000000000001',
+	source: 'unknown',
+};
+
+let gateway: ScriptedServer;
+
+beforeAll(async () => {
+	gateway = await startScriptedServer();
+});
+afterAll(async () => {
+	await gateway.stop();
+});
+beforeEach(() => {
+	gateway.requests.length = 0;
+});
+
+async function onV2(parameters: INodeParameters, options: RunGatewayOptions = {}) {
+	return await runGateway(
+		{ url: gateway.url, apiKey: GLOBAL },
+		{ session: SESSION, ...parameters },
+		{ gateway: 'evolutionV2', ...options },
+	);
+}
+
+const bodies = () => gateway.requests.map((request) => JSON.parse(request.body || 'null'));
+
+describe('Message → Send Text on Evolution API v2', () => {
+	it.each([
+		['plain', {}, { number: ALICE, text: 'Hello' }],
+		[
+			'with delay, link preview off and a reply',
+			{ delay: 1200, linkPreview: false, replyTo: QUOTED },
+			{
+				number: ALICE,
+				text: 'Hello',
+				delay: 1200,
+				linkPreview: false,
+				quoted: {
+					key: { id: '3EB0C767D26A1D3BB2F1', remoteJid: `${ALICE}@s.whatsapp.net`, fromMe: false },
+				},
+			},
+		],
+	])(
+		'%s: v2 flat body, apikey header, the full message ID in the output',
+		async (_name, options, body) => {
+			gateway.respondWith({ status: 201, body: SENT });
+
+			const result = await onV2(
+				{ resource: 'message', operation: 'sendText', chatId: byId(ALICE), text: 'Hello', options },
+				// A header chosen for another gateway does not apply to Evolution API v2.
+				{ keyHeader: 'X-Api-Key' },
+			);
+
+			expect(result.error?.message).toBeUndefined();
+			expect(gateway.requests.map((request) => [request.method, request.url])).toEqual([
+				['POST', `/message/sendText/${SESSION}`],
+			]);
+			expect(gateway.requests[0].headers.apikey).toBe(GLOBAL);
+			expect(gateway.requests[0].headers['x-api-key']).toBeUndefined();
+			expect(bodies()).toEqual([body]);
+			expect(result.outputs[0][0].json).toEqual({
+				...SENT,
+				messageId: `true_${ALICE}@c.us_3EB0A1B2C3D4E5F60718`,
+			});
+		},
+	);
+
+	it('mentions in a group: mentioned numbers and mentionsEveryOne, as v2 names them', async () => {
+		gateway.respondWith({ status: 201, body: { ...SENT, key: { ...SENT.key, remoteJid: GROUP } } });
+
+		const result = await onV2({
+			resource: 'message',
+			operation: 'sendText',
+			chatId: byId(GROUP),
+			text: 'Hi @5511987650002',
+			options: { mentionEveryone: true, mentionNumbers: '+55 11 98765-0002' },
+		});
+
+		expect(result.error?.message).toBeUndefined();
+		expect(bodies()).toEqual([
+			{
+				number: GROUP,
+				text: 'Hi @5511987650002',
+				mentioned: ['5511987650002'],
+				mentionsEveryOne: true,
+			},
+		]);
+	});
+
+	it('Presence While Delaying "recording" is refused before any request (v2 shows typing for texts)', async () => {
+		const result = await onV2({
+			resource: 'message',
+			operation: 'sendText',
+			chatId: byId(ALICE),
+			text: 'Hello',
+			options: { delay: 500, presence: 'recording' },
+		});
+
+		expect(result.error?.message).toMatch(
+			/^Presence While Delaying cannot be recording on Evolution API v2/,
+		);
+		expect(gateway.requests).toEqual([]);
+	});
+});
+
+describe('what Evolution API v2 does not offer is refused before any request, saying so', () => {
+	it.each([
+		[
+			'channel',
+			'create',
+			{ name: 'News' },
+			/^Channel → Create is not available on Evolution API v2: Evolution API v2 has no channels/,
+		],
+		[
+			'channel',
+			'search',
+			{},
+			/^Channel → Search is not available on Evolution API v2: Evolution API v2 has no channels/,
+		],
+		[
+			'group',
+			'refresh',
+			{},
+			/^Group → Refresh is not available on Evolution API v2: .*Group → Get Many reads the groups live/,
+		],
+	])('%s → %s', async (resource, operation, parameters, message) => {
+		const result = await onV2({ resource, operation, ...parameters });
+
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toMatch(message);
+		expect(result.error?.description).toMatch(/The credential's Gateway is Evolution API v2/);
+		expect(gateway.requests).toEqual([]);
+	});
+
+	it('with "Continue (using error output)" every item goes to the error output, paired', async () => {
+		const result = await onV2(
+			{ resource: 'channel', operation: 'create', name: 'News' },
+			{ items: [{ json: {} }, { json: {} }], onError: 'continueErrorOutput' },
+		);
+
+		const [success, errors] = result.outputs;
+		expect(success).toEqual([]);
+		expect(errors.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(gateway.requests).toEqual([]);
+	});
+});
+
+describe('a credential without the Gateway choice (saved before it existed)', () => {
+	it('stays on the Messaging Gateway API: Send Text goes out as before', async () => {
+		gateway.respondWith({ status: 201, body: SENT });
+
+		const result = await runGateway(
+			{ url: gateway.url, apiKey: GLOBAL },
+			{
+				session: SESSION,
+				resource: 'message',
+				operation: 'sendText',
+				chatId: byId(ALICE),
+				text: 'Hi',
+			},
+		);
+
+		expect(result.error?.message).toBeUndefined();
+		expect(bodies()).toEqual([{ number: ALICE, textMessage: { text: 'Hi' } }]);
+	});
+});
