@@ -191,13 +191,23 @@ export async function recipientOf(
 	return check.jid ?? number;
 }
 
-/** The gateway's answer with the full message ID of the sent text, so React, Edit or Delete can follow. */
-export function sentTextOutput(
+/**
+ * POSTs a text's body to `/message/sendText/<session>` (the route of both Evolution API versions and
+ * the spec) and outputs the gateway's answer with the full message ID, so React, Edit or Delete
+ * can follow.
+ */
+export async function postText(
 	this: IExecuteFunctions,
-	response: unknown,
 	request: SendTextRequest,
+	body: IDataObject,
 	itemIndex: number,
-): INodeExecutionData[] {
+): Promise<INodeExecutionData[]> {
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/message/sendText/${request.session}`,
+		{ body, itemIndex },
+	);
 	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(request.chat));
 	return [{ json: messageId ? { ...json, messageId } : json }];
@@ -223,12 +233,5 @@ export async function execute(
 	const body: IDataObject = { number };
 	if (Object.keys(sendOptions).length > 0) body.options = sendOptions;
 	body.textMessage = { text: request.text };
-
-	const response = await gatewayApiRequest.call(
-		this,
-		'POST',
-		gatewayPath`/message/sendText/${request.session}`,
-		{ body, itemIndex },
-	);
-	return sentTextOutput.call(this, response, request, itemIndex);
+	return await postText.call(this, request, body, itemIndex);
 }

@@ -6,12 +6,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import {
+	postText,
 	readSendText,
 	recipientOf,
-	sentTextOutput,
 } from '../../../MessagingGateway/actions/message/sendText.operation';
 import { fieldError } from '../../../MessagingGateway/helpers/fields';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayOperations } from '../index';
 
 /** The spec names contacts `…@s.messenger.net`; WhatsApp, and so Evolution API, `…@s.whatsapp.net`. */
@@ -45,13 +44,7 @@ async function sendText(this: IExecuteFunctions, itemIndex: number): Promise<INo
 	if (request.quoted) body.quoted = { key: keyForV2(request.quoted) };
 	if (request.mentioned.length > 0) body.mentioned = request.mentioned;
 	if (request.mentionEveryone) body.mentionsEveryOne = true;
-	const response = await gatewayApiRequest.call(
-		this,
-		'POST',
-		gatewayPath`/message/sendText/${request.session}`,
-		{ body, itemIndex },
-	);
-	return sentTextOutput.call(this, response, request, itemIndex);
+	return await postText.call(this, request, body, itemIndex);
 }
 
 export const evolutionV2Operations: GatewayOperations = {
