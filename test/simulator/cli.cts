@@ -1,16 +1,19 @@
-// `npm run simulator -- --port 3000 --api-key <key> [--host 127.0.0.1]`: serve a simulator until Ctrl+C.
-import { DEFAULT_API_KEY, SEED, startSimulator } from './index.cts';
+// `npm run simulator -- --port 3000 --api-key <key> [--host 127.0.0.1] [--gateway evolution-v2]`:
+// serve a simulator until Ctrl+C.
+import { DEFAULT_API_KEY, SEED, startSimulator, type Gateway } from './index.cts';
 
 const DEFAULT_PORT = 3000;
 const DEFAULT_HOST = '127.0.0.1';
+const GATEWAYS: Gateway[] = ['spec', 'evolution-v2'];
 
 interface CliOptions {
 	port: number;
 	host: string;
 	apiKey: string;
+	gateway: Gateway;
 }
 
-const USAGE = `Usage: npm run simulator -- [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--api-key ${DEFAULT_API_KEY}]`;
+const USAGE = `Usage: npm run simulator -- [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--api-key ${DEFAULT_API_KEY}] [--gateway ${GATEWAYS.join('|')}]`;
 
 function fail(message: string): never {
 	console.error(`${message}\n${USAGE}`);
@@ -18,7 +21,12 @@ function fail(message: string): never {
 }
 
 function parseArguments(argv: string[]): CliOptions {
-	const options: CliOptions = { port: DEFAULT_PORT, host: DEFAULT_HOST, apiKey: DEFAULT_API_KEY };
+	const options: CliOptions = {
+		port: DEFAULT_PORT,
+		host: DEFAULT_HOST,
+		apiKey: DEFAULT_API_KEY,
+		gateway: 'spec',
+	};
 	for (let index = 0; index < argv.length; index++) {
 		const [flag, inlineValue] = argv[index].split(/=(.*)/s, 2);
 		if (flag === '--help' || flag === '-h') {
@@ -41,6 +49,10 @@ function parseArguments(argv: string[]): CliOptions {
 				if (value.trim() === '') fail('The API key must not be empty');
 				options.apiKey = value;
 				break;
+			case '--gateway':
+				if (!GATEWAYS.includes(value as Gateway)) fail(`Unknown gateway: ${value}`);
+				options.gateway = value as Gateway;
+				break;
 			default:
 				fail(`Unknown option: ${flag}`);
 		}
@@ -52,7 +64,8 @@ async function main(): Promise<void> {
 	const options = parseArguments(process.argv.slice(2));
 	const simulator = await startSimulator(options);
 	const connected = SEED.instances.connected;
-	console.log(`Messaging gateway simulator listening on ${simulator.url}`);
+	const playing = options.gateway === 'spec' ? '' : ` (gateway ${options.gateway})`;
+	console.log(`Messaging gateway simulator listening on ${simulator.url}${playing}`);
 	console.log(`API key (header "apikey"): ${simulator.apiKey}`);
 	console.log(
 		`Instances: ${connected.name} (open, token ${connected.token}), ${SEED.instances.pairing.name} (waiting for QR)`,

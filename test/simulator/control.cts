@@ -2,7 +2,6 @@
 // Shared by the programmatic API (index.cts) and the /__sim/ HTTP routes.
 import type { Core } from './core.cts';
 import { SimulatorInputError } from './errors.cts';
-import { changeConnectionState, emitDeletion, emitMessage } from './events.cts';
 import {
 	chatIdToJid,
 	contactChatId,
@@ -20,7 +19,7 @@ import {
 	samplePdf,
 	samplePhoto,
 } from './media.cts';
-import { evolutionUpsertData, wahaMessage } from './render.cts';
+import { wahaMessage } from './render.cts';
 import { SEED } from './seed.cts';
 import {
 	addMessage,
@@ -57,7 +56,7 @@ export function snapshotOf(
 		fromMe: message.fromMe,
 		timestamp: message.timestamp,
 		waha: wahaMessage(instance, message, core.baseUrl),
-		evolution: evolutionUpsertData(instance, message, core.baseUrl),
+		evolution: core.gatewayEvents.upsertData(instance, message, core.baseUrl),
 	};
 }
 
@@ -166,7 +165,7 @@ export function injectInbound(
 		reactions: {},
 	};
 	addMessage(instance, message);
-	emitMessage(sink, core.baseUrl, instance, message);
+	core.gatewayEvents.message(sink, core.baseUrl, instance, message);
 	return snapshotOf(core, instance, message);
 }
 
@@ -181,7 +180,7 @@ export function injectDeletion(core: Core, sink: EventSink, input: DeletionInput
 	const snapshot = snapshotOf(core, instance, message);
 	message.revoked = true;
 	recordStatus(message, 'DELETED');
-	emitDeletion(sink, instance, message);
+	core.gatewayEvents.deletion(sink, instance, message);
 	return snapshot;
 }
 
@@ -195,7 +194,7 @@ export function setConnectionState(
 	if (!CONNECTION_STATES.includes(state as ConnectionState)) {
 		throw new SimulatorInputError(400, `state must be one of ${CONNECTION_STATES.join(', ')}`);
 	}
-	changeConnectionState(sink, instance, state as ConnectionState);
+	core.gatewayEvents.connection(sink, core.baseUrl, instance, state as ConnectionState);
 }
 
 /** Checks a fault rule given over HTTP (or by a test) before it is queued. */

@@ -2,10 +2,17 @@
 // so any number of simulators can run side by side.
 import type { IncomingHttpHeaders } from 'node:http';
 
+import { EVOLUTION_V1_EVENTS, type GatewayEvents } from './events.cts';
 import { buildSeedState } from './seed.cts';
 import type { Instance, SimState } from './state.cts';
 import type { FaultRule, RecordedRequest } from './types.cts';
-import { WebhookDispatcher, type EventSink, type WebhookEvent } from './webhooks.cts';
+import {
+	EVOLUTION_V1_DELIVERY,
+	WebhookDispatcher,
+	type DeliveryFlavour,
+	type EventSink,
+	type WebhookEvent,
+} from './webhooks.cts';
 
 export class Core {
 	state: SimState = buildSeedState();
@@ -16,8 +23,13 @@ export class Core {
 	readonly lifetime = new AbortController();
 	baseUrl = '';
 
-	constructor(readonly apiKey: string) {
-		this.webhooks = new WebhookDispatcher(() => this.baseUrl);
+	/** `gatewayEvents`: what the control API's happenings raise; `delivery`: how webhooks are posted (the gateway's). */
+	constructor(
+		readonly apiKey: string,
+		readonly gatewayEvents: GatewayEvents = EVOLUTION_V1_EVENTS,
+		delivery: DeliveryFlavour = EVOLUTION_V1_DELIVERY,
+	) {
+		this.webhooks = new WebhookDispatcher(() => this.baseUrl, delivery);
 	}
 
 	instance(name: string): Instance | undefined {

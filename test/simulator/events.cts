@@ -12,6 +12,13 @@ import {
 } from './state.cts';
 import type { EventSink } from './webhooks.cts';
 
+/** A media message's bytes, for deliveries of an instance whose webhook asks for base64. */
+export function webhookBase64(instance: Instance, message: StoredMessage): string | undefined {
+	const content = message.content;
+	if (instance.webhook?.webhook_base64 !== true || content.type !== 'media') return undefined;
+	return instance.files.get(content.file)?.data.toString('base64');
+}
+
 /** MESSAGES_UPSERT for every message; API sends also produce SEND_MESSAGE, as Evolution does. */
 export function emitMessage(
 	sink: EventSink,
@@ -19,12 +26,7 @@ export function emitMessage(
 	instance: Instance,
 	message: StoredMessage,
 ): void {
-	const content = message.content;
-	const wantsBase64 = instance.webhook?.webhook_base64 === true && content.type === 'media';
-	const base64 = wantsBase64
-		? instance.files.get(content.file)?.data.toString('base64')
-		: undefined;
-	const data = evolutionUpsertData(instance, message, baseUrl, base64);
+	const data = evolutionUpsertData(instance, message, baseUrl, webhookBase64(instance, message));
 	sink.emit(instance, 'MESSAGES_UPSERT', data);
 	if (message.fromMe && message.source === 'api') sink.emit(instance, 'SEND_MESSAGE', data);
 }
@@ -66,21 +68,45 @@ export function storeOutgoingMessage(
 
 const CLOSE_REASON = 428;
 
+/** Moves an instance to a connection state, without announcing it. */
+export function enterConnectionState(instance: Instance, state: ConnectionState): void {
+	instance.state = state;
+	if (state !== 'connecting') instance.qrCount = 0;
+	if (state === 'open') instance.wuid = contactJid(instance.ownerNumber);
+}
+
 /** Moves an instance to a connection state and announces it with CONNECTION_UPDATE. */
 export function changeConnectionState(
 	sink: EventSink,
 	instance: Instance,
 	state: ConnectionState,
 ): void {
-	instance.state = state;
-	if (state !== 'connecting') instance.qrCount = 0;
-	if (state === 'open') instance.wuid = contactJid(instance.ownerNumber);
+	enterConnectionState(instance, state);
 	sink.emit(instance, 'CONNECTION_UPDATE', {
 		instance: instance.name,
 		state,
 		statusReason: state === 'close' ? CLOSE_REASON : 200,
 	});
 }
+
+/**
+ * What the control API's happenings raise, in the words of the gateway the simulator plays: a
+ * message stored (inbound, typed on the phone), a deletion by the sender, a connection change.
+ */
+export interface GatewayEvents {
+	message(sink: EventSink, baseUrl: string, instance: Instance, message: StoredMessage): void;
+	deletion(sink: EventSink, instance: Instance, message: StoredMessage): void;
+	connection(sink: EventSink, baseUrl: string, instance: Instance, state: ConnectionState): void;
+	/** A message as the `data` of its upsert delivery (without base64): MessageSnapshot.evolution. */
+	upsertData(instance: Instance, message: StoredMessage, baseUrl: string): Record<string, unknown>;
+}
+
+export const EVOLUTION_V1_EVENTS: GatewayEvents = {
+	message: emitMessage,
+	deletion: emitDeletion,
+	connection: (sink, _baseUrl, instance, state) => changeConnectionState(sink, instance, state),
+	upsertData: (instance, message, baseUrl) => evolutionUpsertData(instance, message, baseUrl),
+};
 
 /** A fresh QR code (a real PNG) plus a pairing code, as QRCODE_UPDATED delivers them. */
 export function emitQrCode(

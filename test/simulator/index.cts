@@ -7,14 +7,7 @@ import {
 	validFaultRule,
 } from './control.cts';
 import { Core } from './core.cts';
-import { controlRoutes } from './routes/control.cts';
-import { instanceAdminRoutes } from './routes/instance-admin.cts';
-import { instanceContactsRoutes } from './routes/instance-contacts.cts';
-import { instanceGroupsRoutes } from './routes/instance-groups.cts';
-import { instanceMessageExtraRoutes } from './routes/instance-message-extras.cts';
-import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
-import { sessionAccountRoutes } from './routes/session-account.cts';
-import { sessionMessagingRoutes } from './routes/session-messaging.cts';
+import { DIALECTS } from './dialects.cts';
 import { DEFAULT_API_KEY } from './seed.cts';
 import { SimulatorServer } from './server.cts';
 import { findMessage, type WebhookConfig } from './state.cts';
@@ -32,6 +25,7 @@ import type {
 export type {
 	DeletionInput,
 	FaultRule,
+	Gateway,
 	InboundMessageInput,
 	InstanceState,
 	MessageSnapshot,
@@ -71,22 +65,13 @@ export interface Simulator {
 	clearLogs(): void;
 }
 
-const ALL_ROUTES = [
-	...sessionAccountRoutes,
-	...sessionMessagingRoutes,
-	...instanceAdminRoutes,
-	...instanceMessagingRoutes,
-	...instanceMessageExtraRoutes,
-	...instanceGroupsRoutes,
-	...instanceContactsRoutes,
-	...controlRoutes,
-];
-
 const DEFAULT_DELIVERY_WAIT_MS = 5000;
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-	const core = new Core(options.apiKey ?? DEFAULT_API_KEY);
-	const server = new SimulatorServer(core, ALL_ROUTES, options.apiKeyHeader);
+	const dialect = DIALECTS[options.gateway ?? 'spec'];
+	if (!dialect) throw new Error(`Unknown gateway "${options.gateway}"`);
+	const core = new Core(options.apiKey ?? DEFAULT_API_KEY, dialect.events, dialect.delivery);
+	const server = new SimulatorServer(core, dialect.routes, options.apiKeyHeader, dialect.familyOf);
 	core.baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	let stopped: Promise<void> | undefined;
 

@@ -1,4 +1,4 @@
-// HTTP plumbing: body parsing, request log, fault injection, routing, and the two dialects' fallbacks.
+// HTTP plumbing: body parsing, request log, fault injection, routing, and the families' fallbacks.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -77,8 +77,13 @@ function parseBody(raw: Buffer, contentType: string | undefined): ParsedBody {
 	}
 }
 
-function familyOf(rawPath: string): Family {
-	if (rawPath === CONTROL_PREFIX || rawPath.startsWith(`${CONTROL_PREFIX}/`)) return 'control';
+export function isControlPath(rawPath: string): boolean {
+	return rawPath === CONTROL_PREFIX || rawPath.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+/** The spec's families: `/api/...` is WAHA's (session), everything else Evolution's (instance). */
+export function specFamilyOf(rawPath: string): Family {
+	if (isControlPath(rawPath)) return 'control';
 	return rawPath.startsWith('/api/') || rawPath === '/api' ? 'session' : 'instance';
 }
 
@@ -189,6 +194,8 @@ export class SimulatorServer {
 		private readonly core: Core,
 		private readonly routes: Route[],
 		private readonly keyHeader: 'apikey' | 'x-api-key' = 'apikey',
+		/** Which family a path belongs to: it decides the dialect of errors and of unknown routes. */
+		private readonly familyOf: (rawPath: string) => Family = specFamilyOf,
 	) {
 		this.server = http.createServer((request, response) => {
 			this.handle(request, response).catch((error: unknown) => {
@@ -227,7 +234,7 @@ export class SimulatorServer {
 		const queryStart = url.indexOf('?');
 		const rawPath = queryStart < 0 ? url : url.slice(0, queryStart);
 		const query = parseQuery(queryStart < 0 ? '' : url.slice(queryStart + 1));
-		const family = familyOf(rawPath);
+		const family = this.familyOf(rawPath);
 		const apiKeyHeader = request.headers[this.keyHeader];
 		const apiKey = Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader;
 

@@ -20,6 +20,8 @@ export interface WebhookConfig {
 	events: string[];
 	webhook_by_events: boolean;
 	webhook_base64: boolean;
+	/** Evolution v2 only: headers sent with every delivery (`jwt_key` becomes a signed `Authorization`). */
+	headers?: Record<string, unknown>;
 }
 
 export interface BusinessProfile {

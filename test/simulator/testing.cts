@@ -117,6 +117,31 @@ export function startWebhookReceiver(basePath = '/hooks'): Promise<WebhookReceiv
 	});
 }
 
+/**
+ * A webhook receiver for the calling test file (or describe block): started in beforeAll, emptied
+ * and answering 200 again after each test, stopped in afterAll.
+ */
+export function useWebhookReceiver(): WebhookReceiver {
+	let current: WebhookReceiver | undefined;
+	beforeAll(async () => {
+		current = await startWebhookReceiver();
+	});
+	afterEach(() => {
+		current?.received.splice(0);
+		current?.respondWith(200);
+	});
+	afterAll(async () => {
+		await current?.stop();
+	});
+	return new Proxy({} as WebhookReceiver, {
+		get(_target, property) {
+			if (!current)
+				throw new Error('The receiver starts in beforeAll; use it inside hooks and tests');
+			return Reflect.get(current, property);
+		},
+	});
+}
+
 /** A URL on which nothing listens: deliveries to it fail with a connection error. */
 export async function unusedUrl(): Promise<string> {
 	const server = http.createServer();

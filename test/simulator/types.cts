@@ -1,5 +1,11 @@
 // Public types of the simulator's programmatic API (re-exported by index.cts).
 
+/**
+ * Which gateway the simulator plays: `spec` (the spec's merge of WAHA `/api/...` and Evolution v1
+ * instance routes) or `evolution-v2` (Evolution API 2.3.6's routes, bodies and deliveries only).
+ */
+export type Gateway = 'spec' | 'evolution-v2';
+
 export interface SimulatorOptions {
 	/** 0 (the default) picks a free port. */
 	port?: number;
@@ -12,6 +18,8 @@ export interface SimulatorOptions {
 	 * A key in the other header counts as no key, as on the real products.
 	 */
 	apiKeyHeader?: 'apikey' | 'x-api-key';
+	/** The gateway it plays; defaults to `spec`. Seed data and the control API are the same for every gateway. */
+	gateway?: Gateway;
 }
 
 export interface RecordedRequest {

@@ -35,9 +35,21 @@ const EVENT_PAYLOAD_NAMES = {
 	CHAMA_AI_ACTION: 'chama-ai.action',
 } as const;
 
-export type WebhookEvent = keyof typeof EVENT_PAYLOAD_NAMES;
+/** Events Evolution v2 raises that v1 has no subscription for. */
+const V2_EVENT_PAYLOAD_NAMES = {
+	MESSAGES_EDITED: 'messages.edited',
+	SEND_MESSAGE_UPDATE: 'send.message.update',
+	STATUS_INSTANCE: 'status.instance',
+} as const;
 
-/** Every name POST /webhook/set accepts; also what an empty `events` list expands to. */
+export type WebhookEvent = keyof typeof EVENT_PAYLOAD_NAMES | keyof typeof V2_EVENT_PAYLOAD_NAMES;
+
+const PAYLOAD_NAMES: Record<WebhookEvent, string> = {
+	...EVENT_PAYLOAD_NAMES,
+	...V2_EVENT_PAYLOAD_NAMES,
+};
+
+/** Every name POST /webhook/set accepts (Evolution v1); also what an empty `events` list expands to. */
 export const WEBHOOK_EVENTS = Object.keys(EVENT_PAYLOAD_NAMES) as WebhookEvent[];
 
 export const DISABLED_WEBHOOK: WebhookConfig = {
@@ -67,6 +79,18 @@ export function isWebhookUrl(value: unknown): value is string {
 	}
 }
 
+/** How a gateway posts its deliveries: which configured URLs it posts to, and with which extra headers. */
+export interface DeliveryFlavour {
+	postsTo(url: string): boolean;
+	headers(config: WebhookConfig): Record<string, string>;
+}
+
+/** Evolution v1: URLs that passed its isURL check, no headers of the user's. */
+export const EVOLUTION_V1_DELIVERY: DeliveryFlavour = {
+	postsTo: isWebhookUrl,
+	headers: () => ({}),
+};
+
 /** Anything that accepts events: the dispatcher itself, or a request's queue that sends after the response. */
 export interface EventSink {
 	emit(instance: Instance, event: WebhookEvent, data: unknown): void;
@@ -85,14 +109,18 @@ export class WebhookDispatcher implements EventSink {
 	/** Bumped on reset so answers to older deliveries are not logged into the fresh log. */
 	private generation = 0;
 
-	constructor(private readonly serverUrl: () => string) {}
+	constructor(
+		private readonly serverUrl: () => string,
+		private readonly flavour: DeliveryFlavour = EVOLUTION_V1_DELIVERY,
+	) {}
 
 	emit(instance: Instance, event: WebhookEvent, data: unknown): void {
 		const config = instance.webhook;
-		if (!config?.enabled || !isWebhookUrl(config.url) || !config.events.includes(event)) return;
+		if (!config?.enabled || !this.flavour.postsTo(config.url) || !config.events.includes(event))
+			return;
 		const url = config.webhook_by_events ? `${config.url}/${kebabEvent(event)}` : config.url;
 		const body: Record<string, unknown> = {
-			event: EVENT_PAYLOAD_NAMES[event],
+			event: PAYLOAD_NAMES[event],
 			instance: instance.name,
 			data,
 			destination: config.url,
@@ -101,11 +129,17 @@ export class WebhookDispatcher implements EventSink {
 			server_url: this.serverUrl(),
 			apikey: instance.token,
 		};
-		this.post(url, EVENT_PAYLOAD_NAMES[event], JSON.parse(JSON.stringify(body)));
+		const headers = this.flavour.headers(config);
+		this.post(url, PAYLOAD_NAMES[event], JSON.parse(JSON.stringify(body)), headers);
 	}
 
 	/** One attempt, no retries, no signature: the outcome is only logged. */
-	private post(url: string, event: string, body: Record<string, unknown>): void {
+	private post(
+		url: string,
+		event: string,
+		body: Record<string, unknown>,
+		extraHeaders: Record<string, string>,
+	): void {
 		const generation = this.generation;
 		const payload = JSON.stringify(body);
 		const finish = (outcome: Partial<WebhookDelivery>) => {
@@ -120,32 +154,27 @@ export class WebhookDispatcher implements EventSink {
 			return;
 		}
 		const transport = target.protocol === 'https:' ? https : http;
-		const request = transport.request(
-			target,
-			{
-				method: 'POST',
-				headers: {
-					'Content-Type': 'application/json',
-					'Content-Length': Buffer.byteLength(payload),
-					Accept: 'application/json, text/plain, */*',
+		let request: http.ClientRequest;
+		try {
+			request = transport.request(
+				target,
+				{
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/json',
+						'Content-Length': Buffer.byteLength(payload),
+						Accept: 'application/json, text/plain, */*',
+						...extraHeaders,
+					},
+					timeout: DELIVERY_TIMEOUT_MS,
 				},
-				timeout: DELIVERY_TIMEOUT_MS,
-			},
-			(response) => {
-				const chunks: Buffer[] = [];
-				let size = 0;
-				response.on('data', (chunk: Buffer) => {
-					if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
-					size += chunk.length;
-				});
-				response.on('end', () => {
-					this.inFlight.delete(request);
-					const responseBody = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
-					finish({ status: response.statusCode, responseBody });
-				});
-				response.on('error', () => undefined);
-			},
-		);
+				(response) => this.collect(request, response, finish),
+			);
+		} catch (error) {
+			// A header the user configured that HTTP cannot carry.
+			finish({ error: (error as Error).message });
+			return;
+		}
 		this.inFlight.add(request);
 		request.on('timeout', () =>
 			request.destroy(new Error(`No answer within ${DELIVERY_TIMEOUT_MS} ms`)),
@@ -155,6 +184,25 @@ export class WebhookDispatcher implements EventSink {
 			finish({ error: error.message });
 		});
 		request.end(payload);
+	}
+
+	private collect(
+		request: http.ClientRequest,
+		response: http.IncomingMessage,
+		finish: (outcome: Partial<WebhookDelivery>) => void,
+	): void {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		response.on('data', (chunk: Buffer) => {
+			if (size < RESPONSE_BODY_LIMIT) chunks.push(chunk);
+			size += chunk.length;
+		});
+		response.on('end', () => {
+			this.inFlight.delete(request);
+			const responseBody = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
+			finish({ status: response.statusCode, responseBody });
+		});
+		response.on('error', () => undefined);
 	}
 
 	private record(delivery: WebhookDelivery): void {

@@ -1,12 +1,7 @@
 // Instance family (Evolution v1): instances, presence, groups, webhook configuration.
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
-import {
-	changeConnectionState,
-	emitMessage,
-	emitQrCode,
-	storeOutgoingMessage,
-} from '../events.cts';
+import { changeConnectionState, emitQrCode, storeOutgoingMessage } from '../events.cts';
 import { fileUrlOrNull } from '../render.cts';
 import type { Instance } from '../state.cts';
 import { assertEvolutionBody, assertEvolutionGroupBody, type Schema } from '../validation.cts';
@@ -125,7 +120,7 @@ function logoutInstance(context: RequestContext) {
 	if (instance.state === 'close') {
 		throw evolutionError.badRequest(`The "${instance.name}" instance is not connected`);
 	}
-	changeConnectionState(context.events, instance, 'close');
+	context.core.gatewayEvents.connection(context.events, context.core.baseUrl, instance, 'close');
 	instance.pairingCode = null;
 	return {
 		status: 200,
@@ -195,7 +190,7 @@ function sendInvite(context: RequestContext) {
 			type: 'text',
 			text: `${body.description}\n\n${inviteUrl}`,
 		});
-		emitMessage(context.events, context.core.baseUrl, instance, message);
+		context.core.gatewayEvents.message(context.events, context.core.baseUrl, instance, message);
 	}
 	return { status: 200, body: { send: true, inviteUrl } };
 }

@@ -88,27 +88,39 @@ function spellingsOf(number: string): string[] {
  * answers for a group it cannot read and for a socket that is not open.
  */
 export function whatsappNumber(instance: Instance, numbers: string[]) {
-	const sent = numbers.map((number) => ({ number, jid: createJid(number) }));
-
-	const broadcasts = sent
-		.filter(({ jid }) => jid === 'status@broadcast')
-		.map(({ jid, number }) => ({ jid, exists: false, number }));
+	const { broadcasts, groups, users } = sortNumbers(numbers);
 	// findGroup answers nothing for a group it cannot read, and Evolution then reads `.id` of it.
-	const groups = sent
-		.filter(({ jid }) => isGroupId(jid))
-		.map(({ jid, number }) => {
-			const group = instance.state === 'open' ? instance.groups.get(jid) : undefined;
-			if (!group) typeError('id');
-			return { jid: group.id, exists: true, number, name: group.subject };
-		});
-
-	const users = sent.filter(({ jid }) => !isGroupId(jid) && jid !== 'status@broadcast');
+	const found = groups.map(({ jid, number }) => {
+		const group = instance.state === 'open' ? instance.groups.get(jid) : undefined;
+		if (!group) typeError('id');
+		return { jid: group.id, exists: true, number, name: group.subject };
+	});
 	// onWhatsApp runs even for no users, on the socket.
 	if (instance.state !== 'open') throw evolutionError.connectionClosed();
+	return [...broadcasts, ...found, ...checkUsers(instance, users)];
+}
+
+/** whatsappNumber's numbers by kind, each `number` as it was sent with the JID createJid makes of it. */
+export function sortNumbers(numbers: string[]) {
+	const sent = numbers.map((number) => ({ number, jid: createJid(number) }));
+	return {
+		broadcasts: sent
+			.filter(({ jid }) => jid === 'status@broadcast')
+			.map(({ jid, number }) => ({ jid, exists: false, number })),
+		groups: sent.filter(({ jid }) => isGroupId(jid)),
+		users: sent.filter(({ jid }) => !isGroupId(jid) && jid !== 'status@broadcast'),
+	};
+}
+
+/**
+ * The users' part of whatsappNumber (the same in Evolution 1.8.2 and 2.3.6): each matched against
+ * the network's answers by its other spellings, then by its JID.
+ */
+export function checkUsers(instance: Instance, users: Array<{ number: string; jid: string }>) {
 	const verified = users
 		.map(({ jid }) => networkJid(instance, jid.split('@')[0]))
 		.filter((jid): jid is string => jid !== undefined);
-	const results = users.map((user) => {
+	return users.map((user) => {
 		const spellings = spellingsOf(user.number);
 		const match =
 			verified.find((jid) => spellings.includes(jid)) ?? verified.find((jid) => jid === user.jid);
@@ -118,7 +130,6 @@ export function whatsappNumber(instance: Instance, numbers: string[]) {
 		const name = contact ? contact.pushName || contact.name || contact.number : undefined;
 		return { exists: match !== undefined, jid, ...(name ? { name } : {}), number: user.number };
 	});
-	return [...broadcasts, ...groups, ...results];
 }
 
 function whatsappNumbers(context: RequestContext) {

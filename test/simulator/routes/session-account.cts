@@ -236,6 +236,14 @@ function downloadFile(context: RequestContext) {
 	};
 }
 
+/** The media files the simulator serves (attachments, avatars, uploaded pictures). */
+export const fileRoute: Route = {
+	method: 'GET',
+	pattern: '/api/files/:session/:file',
+	family: 'session',
+	handler: downloadFile,
+};
+
 export const sessionAccountRoutes: Route[] = [
 	{
 		method: 'POST',
@@ -275,5 +283,5 @@ export const sessionAccountRoutes: Route[] = [
 		family: 'session',
 		handler: leaveGroup,
 	},
-	{ method: 'GET', pattern: '/api/files/:session/:file', family: 'session', handler: downloadFile },
+	fileRoute,
 ];

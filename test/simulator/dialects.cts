@@ -1,0 +1,55 @@
+// The one place that chooses what the simulator plays. A gateway is its routes, the family each path
+// belongs to (which decides the words of its errors and of unknown routes), what the control API's
+// happenings raise, and how its webhooks are posted. Another gateway: its own files and an entry here.
+import type { Family, Route } from './core.cts';
+import { EVOLUTION_V1_EVENTS, type GatewayEvents } from './events.cts';
+import { EVOLUTION_V2_DELIVERY, EVOLUTION_V2_EVENTS } from './evolution-v2-events.cts';
+import { controlRoutes } from './routes/control.cts';
+import { evolutionV2Routes } from './routes/evolution-v2.cts';
+import { instanceAdminRoutes } from './routes/instance-admin.cts';
+import { instanceContactsRoutes } from './routes/instance-contacts.cts';
+import { instanceGroupsRoutes } from './routes/instance-groups.cts';
+import { instanceMessageExtraRoutes } from './routes/instance-message-extras.cts';
+import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
+import { fileRoute, sessionAccountRoutes } from './routes/session-account.cts';
+import { sessionMessagingRoutes } from './routes/session-messaging.cts';
+import { isControlPath, specFamilyOf } from './server.cts';
+import type { Gateway } from './types.cts';
+import { EVOLUTION_V1_DELIVERY, type DeliveryFlavour } from './webhooks.cts';
+
+export interface Dialect {
+	routes: Route[];
+	familyOf(rawPath: string): Family;
+	events: GatewayEvents;
+	delivery: DeliveryFlavour;
+}
+
+/** The spec: WAHA-style `/api/...` session routes beside Evolution v1's instance routes. */
+const SPEC: Dialect = {
+	routes: [
+		...sessionAccountRoutes,
+		...sessionMessagingRoutes,
+		...instanceAdminRoutes,
+		...instanceMessagingRoutes,
+		...instanceMessageExtraRoutes,
+		...instanceGroupsRoutes,
+		...instanceContactsRoutes,
+		...controlRoutes,
+	],
+	familyOf: specFamilyOf,
+	events: EVOLUTION_V1_EVENTS,
+	delivery: EVOLUTION_V1_DELIVERY,
+};
+
+/**
+ * Evolution API 2.3.6: its routes only, every unknown path answered as Express does. The media
+ * files (`/api/files/...`) stay: they stand in for WhatsApp's media servers the URLs point to.
+ */
+const EVOLUTION_V2: Dialect = {
+	routes: [...evolutionV2Routes, fileRoute, ...controlRoutes],
+	familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'instance'),
+	events: EVOLUTION_V2_EVENTS,
+	delivery: EVOLUTION_V2_DELIVERY,
+};
+
+export const DIALECTS: Record<Gateway, Dialect> = { spec: SPEC, 'evolution-v2': EVOLUTION_V2 };

@@ -1,0 +1,257 @@
+// Evolution API 2.3.6's side of messages and webhooks: how its Baileys service stores, answers and
+// announces a message (prepareMessage, sendDataWebhook), its connection and QR events, and how its
+// WebhookController posts deliveries (the configured headers, `jwt_key` signed into Authorization).
+import { createHash, createHmac } from 'node:crypto';
+
+import { enterConnectionState, webhookBase64, type GatewayEvents } from './events.cts';
+import { isGroupId, newPairingCode, newQrPayload } from './ids.cts';
+import { qrCodeDataUri } from './png.cts';
+import { evolutionContent, evolutionKey, fileUrlOrNull } from './render.cts';
+import { ACK_STATUSES, type ConnectionState, type Instance, type StoredMessage } from './state.cts';
+import type { DeliveryFlavour, EventSink } from './webhooks.cts';
+
+/** EventController.events: what POST /webhook/set accepts, and what an empty list stands for. */
+export const EVOLUTION_V2_WEBHOOK_EVENTS = [
+	'APPLICATION_STARTUP',
+	'QRCODE_UPDATED',
+	'MESSAGES_SET',
+	'MESSAGES_UPSERT',
+	'MESSAGES_EDITED',
+	'MESSAGES_UPDATE',
+	'MESSAGES_DELETE',
+	'SEND_MESSAGE',
+	'SEND_MESSAGE_UPDATE',
+	'CONTACTS_SET',
+	'CONTACTS_UPSERT',
+	'CONTACTS_UPDATE',
+	'PRESENCE_UPDATE',
+	'CHATS_SET',
+	'CHATS_UPSERT',
+	'CHATS_UPDATE',
+	'CHATS_DELETE',
+	'GROUPS_UPSERT',
+	'GROUP_UPDATE',
+	'GROUP_PARTICIPANTS_UPDATE',
+	'CONNECTION_UPDATE',
+	'LABELS_EDIT',
+	'LABELS_ASSOCIATION',
+	'CALL',
+	'TYPEBOT_START',
+	'TYPEBOT_CHANGE_STATUS',
+	'REMOVE_INSTANCE',
+	'LOGOUT_INSTANCE',
+	'INSTANCE_CREATE',
+	'INSTANCE_DELETE',
+	'STATUS_INSTANCE',
+];
+
+/** Baileys' getDevice: the kind of device a message id was made by (the `source` of a message). */
+export function deviceOf(id: string): string {
+	if (/^3A.{18}$/.test(id)) return 'ios';
+	if (/^3E.{20}$/.test(id)) return 'web';
+	if (/^(.{21}|.{32})$/.test(id)) return 'android';
+	return /^(3F|.{18}$)/.test(id) ? 'desktop' : 'unknown';
+}
+
+/** The id of a message's row in Evolution's database (a cuid there): stable for the same message. */
+export function messageRecordId(instance: Instance, message: StoredMessage): string {
+	const digest = createHash('sha1').update(`${instance.instanceId}:${message.shortId}`);
+	return `cm${digest.digest('hex').slice(0, 23)}`;
+}
+
+/**
+ * The status a message has in Evolution's database: an API send is stored PENDING and stays so (only
+ * received messages take status updates); a received one is DELIVERY_ACK until read.
+ */
+function statusOf(message: StoredMessage): string {
+	if (message.fromMe) return message.source === 'api' ? 'PENDING' : ACK_STATUSES[message.ack];
+	return message.ack >= 3 ? 'READ' : 'DELIVERY_ACK';
+}
+
+/** The contextInfo sendMessageWithTyping attaches to every send to a person (not to groups). */
+function directChatContext(message: StoredMessage): Record<string, unknown> {
+	return {
+		mentionedJid: [],
+		groupMentions: [],
+		ephemeralSettingTimestamp: { low: message.timestamp - 172800, high: 0, unsigned: false },
+		disappearingMode: { initiator: 0 },
+	};
+}
+
+type Json = Record<string, unknown>;
+
+/** prepareMessage stores an extendedTextMessage as a plain `conversation`. */
+function asConversation(content: Json): Json {
+	const extended = content.extendedTextMessage as Json | undefined;
+	if (!extended) return content;
+	const { extendedTextMessage: _dropped, ...rest } = content;
+	return { ...rest, conversation: extended.text };
+}
+
+/** The Baileys content, as 2.3.6 stores it: enums as numbers, no context inside the content. */
+function storedContent(content: Json): Json {
+	const [type, inner] = Object.entries(content)[0] ?? [];
+	if (!type || typeof inner !== 'object' || inner === null) return content;
+	const { contextInfo: _moved, ...rest } = inner as Json;
+	// The list was sent with listType 2 (PRODUCT_LIST).
+	if (type === 'listMessage') rest.listType = 2;
+	return asConversation({ [type]: rest });
+}
+
+/**
+ * A stored message as 2.3.6's prepareMessage makes it: what sends answer, what SEND_MESSAGE and
+ * MESSAGES_UPSERT deliver and findMessages returns. API sends have no push name ("Você").
+ */
+export function v2MessageRaw(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+	base64?: string,
+): Json {
+	const { messageType, message: content } = evolutionContent(instance, message, baseUrl);
+	const inner = Object.values(content)[0] as Json | undefined;
+	const quoted = (inner?.contextInfo as Json | undefined)?.quotedMessage as Json | undefined;
+	let contextInfo = inner?.contextInfo as Json | undefined;
+	if (quoted) contextInfo = { ...contextInfo, quotedMessage: asConversation(quoted) };
+	if (message.source === 'api' && !isGroupId(message.chatId))
+		contextInfo = { ...directChatContext(message), ...contextInfo };
+	const stored = storedContent(content);
+	return {
+		key: evolutionKey(instance, message),
+		pushName: message.source === 'api' ? 'Você' : message.pushName,
+		status: statusOf(message),
+		message: base64 === undefined ? stored : { ...stored, base64 },
+		contextInfo,
+		messageType: 'conversation' in stored ? 'conversation' : messageType,
+		messageTimestamp: message.timestamp,
+		instanceId: instance.instanceId,
+		source: deviceOf(message.shortId),
+	};
+}
+
+/**
+ * 2.3.6 runs Baileys with emitOwnEvents off: a send through the API raises SEND_MESSAGE only; a
+ * message from the network or typed on the phone raises MESSAGES_UPSERT. `base64` with the
+ * webhook's base64 on, for media.
+ */
+function emitMessage(
+	sink: EventSink,
+	baseUrl: string,
+	instance: Instance,
+	message: StoredMessage,
+): void {
+	const data = v2MessageRaw(instance, message, baseUrl, webhookBase64(instance, message));
+	sink.emit(instance, message.source === 'api' ? 'SEND_MESSAGE' : 'MESSAGES_UPSERT', data);
+}
+
+export interface QrCode {
+	pairingCode: string | null;
+	code: string;
+	base64: string;
+	count: number;
+}
+
+/** The socket's current QR code (the `qrCode` getter of 2.3.6's service), per instance. */
+const currentQr = new WeakMap<Instance, QrCode>();
+
+/** Why a connection closed when 2.3.6 announces it: it reconnects after any other reason, silently. */
+const LOGGED_OUT = 401;
+
+/**
+ * CONNECTION_UPDATE as 2.3.6 sends it: an open connection names the account; a close is announced
+ * only when 2.3.6 does not reconnect (logged out), after STATUS_INSTANCE.
+ */
+export function changeConnectionStateV2(
+	sink: EventSink,
+	baseUrl: string,
+	instance: Instance,
+	state: ConnectionState,
+): void {
+	enterConnectionState(instance, state);
+	if (state !== 'connecting') currentQr.delete(instance);
+	if (state === 'close') {
+		sink.emit(instance, 'STATUS_INSTANCE', {
+			instance: instance.name,
+			status: 'closed',
+			disconnectionAt: new Date().toISOString(),
+			disconnectionReasonCode: LOGGED_OUT,
+			disconnectionObject: JSON.stringify({ error: { output: { statusCode: LOGGED_OUT } } }),
+		});
+	}
+	const account =
+		state === 'open'
+			? {
+					wuid: instance.wuid,
+					profileName: instance.profileName,
+					profilePictureUrl: fileUrlOrNull(baseUrl, instance, instance.profilePictureFile),
+				}
+			: {};
+	sink.emit(instance, 'CONNECTION_UPDATE', {
+		instance: instance.name,
+		...account,
+		state,
+		statusReason: state === 'close' ? LOGGED_OUT : 200,
+	});
+}
+
+/**
+ * A new QR code, announced with QRCODE_UPDATED: a pairing code only when the connection was started
+ * with a phone number (`GET /instance/connect/{instance}?number=`).
+ */
+export function newQrCodeV2(sink: EventSink, instance: Instance, withPairingCode: boolean): QrCode {
+	const code = newQrPayload();
+	const qr: QrCode = {
+		pairingCode: withPairingCode ? newPairingCode().replace('-', '') : null,
+		code,
+		base64: qrCodeDataUri(code),
+		count: (currentQr.get(instance)?.count ?? 0) + 1,
+	};
+	currentQr.set(instance, qr);
+	instance.qrCount = qr.count;
+	sink.emit(instance, 'QRCODE_UPDATED', {
+		qrcode: { instance: instance.name, pairingCode: qr.pairingCode, code, base64: qr.base64 },
+	});
+	return qr;
+}
+
+/** The QR code an instance that is pairing shows; one is made when it has shown none yet. */
+export function qrCodeOf(sink: EventSink, instance: Instance): QrCode {
+	return currentQr.get(instance) ?? newQrCodeV2(sink, instance, false);
+}
+
+export const EVOLUTION_V2_EVENTS: GatewayEvents = {
+	message: emitMessage,
+	// A revoke from the network: MESSAGES_DELETE carries the revoked message's key, as in v1.
+	deletion: (sink, instance, message) =>
+		sink.emit(instance, 'MESSAGES_DELETE', evolutionKey(instance, message)),
+	connection: changeConnectionStateV2,
+	upsertData: (instance, message, baseUrl) => v2MessageRaw(instance, message, baseUrl),
+};
+
+/** The token jsonwebtoken's sign() makes for `jwt_key` (HS256, ten minutes). */
+function webhookJwt(secret: string): string {
+	const now = Math.floor(Date.now() / 1000);
+	const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+	const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({
+		iat: now,
+		exp: now + 600,
+		app: 'evolution',
+		action: 'webhook',
+	})}`;
+	return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+/** WebhookController.emit: http(s) URLs only; the configured headers on every delivery. */
+export const EVOLUTION_V2_DELIVERY: DeliveryFlavour = {
+	postsTo: (url) => /^(https?:\/\/)/.test(url),
+	headers: (config) => {
+		const headers: Record<string, string> = {};
+		for (const [name, value] of Object.entries(config.headers ?? {}))
+			headers[name] = typeof value === 'string' ? value : JSON.stringify(value);
+		if ('jwt_key' in headers) {
+			headers.Authorization = `Bearer ${webhookJwt(headers.jwt_key)}`;
+			delete headers.jwt_key;
+		}
+		return headers;
+	},
+};

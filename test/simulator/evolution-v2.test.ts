@@ -1,0 +1,419 @@
+/**
+ * The simulator's evolution-v2 gateway: Evolution API 2.3.6's routes, methods, answers and webhook
+ * deliveries, over the same seed data and control API as the spec gateway.
+ */
+import { createHmac } from 'node:crypto';
+
+import { SEED } from './index.cts';
+import {
+	gatewayClient,
+	startWebhookReceiver,
+	useSimulator,
+	useWebhookReceiver,
+} from './testing.cts';
+
+const connected = SEED.instances.connected;
+const pairing = SEED.instances.pairing;
+const { alice } = SEED.contacts;
+const hikers = SEED.groups.hikers;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const notFound = (message: string) => ({
+	status: 404,
+	error: 'Not Found',
+	response: { message: [message] },
+});
+
+describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
+	const sim = useSimulator({ gateway: 'evolution-v2' });
+	const api = () => gatewayClient(sim);
+
+	it('says at its root that 2.3.6 answers, without an apikey', async () => {
+		const response = await gatewayClient(sim, null).get('/');
+		expect(response.status).toBe(200);
+		expect(response.data).toMatchObject({ status: 200, version: '2.3.6' });
+	});
+
+	describe('routes v2 does not have answer as Express does', () => {
+		it.each([
+			['PUT', `/instance/restart/${connected.name}`],
+			['PUT', `/chat/markMessageAsRead/${connected.name}`],
+			['PUT', `/chat/updateMessage/${connected.name}`],
+			['PUT', `/group/updateParticipant/${connected.name}?groupJid=${hikers.id}`],
+			['GET', `/api/${connected.name}/profile`],
+			['POST', '/api/sendPoll'],
+			['PUT', '/api/reaction'],
+			['GET', `/api/contacts?sessionId=${connected.name}`],
+			['POST', `/api/${connected.name}/groups/refresh`],
+			['POST', `/api/${connected.name}/channels`],
+		])('%s %s → 404 Cannot …', async (method, url) => {
+			const response = await api().request({ method, url, data: {} });
+			expect(response.status).toBe(404);
+			expect(response.data).toEqual(notFound(`Cannot ${method} ${url}`));
+		});
+
+		it('checks the instance (404) before the key (401), as its guards run', async () => {
+			const unknown = await gatewayClient(sim, 'wrong').get('/instance/connectionState/nobody');
+			expect(unknown.data).toEqual(notFound('The "nobody" instance does not exist'));
+			const wrongKey = await gatewayClient(sim, 'wrong').get(
+				`/instance/connectionState/${connected.name}`,
+			);
+			expect(wrongKey.status).toBe(401);
+			expect(wrongKey.data).toEqual({
+				status: 401,
+				error: 'Unauthorized',
+				response: { message: 'Unauthorized' },
+			});
+		});
+	});
+
+	describe('instances', () => {
+		it('fetchInstances lists database rows, flat', async () => {
+			const response = await api().get('/instance/fetchInstances');
+			expect(response.status).toBe(200);
+			expect(response.data).toHaveLength(2);
+			const [sales, support] = response.data;
+			expect(sales).toMatchObject({
+				id: connected.instanceId,
+				name: connected.name,
+				connectionStatus: 'open',
+				ownerJid: connected.ownerJid,
+				profileName: connected.profileName,
+				profilePicUrl: expect.stringContaining('/api/files/'),
+				integration: 'WHATSAPP-BAILEYS',
+				token: connected.token,
+				Setting: expect.objectContaining({ rejectCall: false, instanceId: connected.instanceId }),
+				_count: { Message: expect.any(Number), Contact: 4, Chat: expect.any(Number) },
+			});
+			expect(support).toMatchObject({
+				name: pairing.name,
+				connectionStatus: 'connecting',
+				ownerJid: null,
+				profileName: null,
+				profilePicUrl: null,
+			});
+		});
+
+		it.each([
+			[
+				'the global key, one name',
+				SEED.defaultApiKey,
+				`?instanceName=${pairing.name}`,
+				[pairing.name],
+			],
+			['an instance token', connected.token, '', [connected.name]],
+			[
+				'an instance token, its own name',
+				connected.token,
+				`?instanceName=${connected.name}`,
+				[connected.name],
+			],
+		])('fetchInstances with %s', async (_case, key, query, names) => {
+			const response = await gatewayClient(sim, key).get(`/instance/fetchInstances${query}`);
+			expect(response.status).toBe(200);
+			expect(response.data.map((row: { name: string }) => row.name)).toEqual(names);
+		});
+
+		it.each([
+			[
+				'an unknown name',
+				SEED.defaultApiKey,
+				'?instanceName=nobody',
+				404,
+				['Instance "nobody" not found'],
+			],
+			[
+				'a token for another name',
+				connected.token,
+				`?instanceName=${pairing.name}`,
+				401,
+				'Unauthorized',
+			],
+			['no key', null, '', 401, 'Unauthorized'],
+		])('fetchInstances refuses %s', async (_case, key, query, status, message) => {
+			const response = await gatewayClient(sim, key).get(`/instance/fetchInstances${query}`);
+			expect(response.status).toBe(status);
+			expect(response.data.response.message).toEqual(message);
+		});
+
+		it.each([
+			[connected.name, 'open'],
+			[pairing.name, 'connecting'],
+		])('connectionState of %s is {instance:{instanceName, state: %s}}', async (name, state) => {
+			const response = await api().get(`/instance/connectionState/${name}`);
+			expect(response.status).toBe(200);
+			expect(response.data).toEqual({ instance: { instanceName: name, state } });
+		});
+
+		it('connect: an open instance answers its state, a pairing one its QR code (no pairing code)', async () => {
+			const open = await api().get(`/instance/connect/${connected.name}`);
+			expect(open.data).toEqual({ instance: { instanceName: connected.name, state: 'open' } });
+			const first = await api().get(`/instance/connect/${pairing.name}?number=5511987650099`);
+			expect(first.status).toBe(200);
+			expect(first.data).toEqual({
+				pairingCode: null,
+				code: expect.stringMatching(/^2@/),
+				base64: expect.stringMatching(/^data:image\/png;base64,/),
+				count: 1,
+			});
+			const again = await api().get(`/instance/connect/${pairing.name}`);
+			expect(again.data).toEqual(first.data);
+		});
+
+		it('connect with ?number= starts a closed instance with a pairing code, announced', async () => {
+			const receiver = await startWebhookReceiver();
+			try {
+				sim.setInstanceState(pairing.name, 'close');
+				await api().post(`/webhook/set/${pairing.name}`, {
+					webhook: {
+						enabled: true,
+						url: receiver.url,
+						events: ['QRCODE_UPDATED', 'CONNECTION_UPDATE'],
+					},
+				});
+				const response = await api().get(`/instance/connect/${pairing.name}?number=5511987650099`);
+				expect(response.data).toEqual({
+					pairingCode: expect.stringMatching(/^[A-Z0-9]{8}$/),
+					code: expect.any(String),
+					base64: expect.any(String),
+					count: 1,
+				});
+				const deliveries = await sim.waitForDeliveries(2);
+				expect(deliveries.map((delivery) => delivery.event)).toEqual([
+					'connection.update',
+					'qrcode.updated',
+				]);
+				expect(deliveries[0].body.data).toEqual({
+					instance: pairing.name,
+					state: 'connecting',
+					statusReason: 200,
+				});
+				expect(deliveries[1].body.data).toEqual({
+					qrcode: {
+						instance: pairing.name,
+						pairingCode: response.data.pairingCode,
+						code: response.data.code,
+						base64: response.data.base64,
+					},
+				});
+			} finally {
+				await receiver.stop();
+			}
+		});
+
+		it.each([
+			[
+				'an open instance answers its state',
+				connected.name,
+				undefined,
+				{ instance: { instanceName: connected.name, state: 'open' } },
+			],
+			[
+				'a closed one is refused inside the controller, answered 200',
+				pairing.name,
+				'close' as const,
+				{ error: true, message: '[object Object]' },
+			],
+		])('POST restart: %s', async (_case, name, state, body) => {
+			if (state) sim.setInstanceState(name, state);
+			const response = await api().post(`/instance/restart/${name}`);
+			expect(response.status).toBe(200);
+			expect(response.data).toEqual(body);
+		});
+
+		it('logout closes the instance; a closed one is not connected (400)', async () => {
+			const first = await api().delete(`/instance/logout/${connected.name}`);
+			expect(first.status).toBe(200);
+			expect(first.data).toEqual({
+				status: 'SUCCESS',
+				error: false,
+				response: { message: 'Instance logged out' },
+			});
+			expect(sim.getInstanceState(connected.name)).toBe('close');
+			const second = await api().delete(`/instance/logout/${connected.name}`);
+			expect(second.status).toBe(400);
+			expect(second.data.response.message).toEqual([
+				`The "${connected.name}" instance is not connected`,
+			]);
+		});
+
+		it.each([
+			[connected.name, 201, { presence: 'available' }],
+			[
+				pairing.name,
+				400,
+				{ status: 400, error: 'Bad Request', response: { message: ['Error: Connection Closed'] } },
+			],
+		])('setPresence on %s → %i', async (name, status, body) => {
+			const response = await api().post(`/instance/setPresence/${name}`, { presence: 'available' });
+			expect(response.status).toBe(status);
+			expect(response.data).toEqual(body);
+		});
+	});
+
+	describe('webhook configuration', () => {
+		const url = 'http://127.0.0.1:9/hooks';
+
+		it('find answers null before any set', async () => {
+			const response = await api().get(`/webhook/find/${connected.name}`);
+			expect(response.status).toBe(200);
+			expect(response.data).toBeNull();
+		});
+
+		it('set takes the wrapped body with headers and answers the stored row, as find does', async () => {
+			const set = await api().post(`/webhook/set/${connected.name}`, {
+				webhook: {
+					enabled: true,
+					url,
+					events: ['MESSAGES_UPSERT', 'SEND_MESSAGE'],
+					byEvents: true,
+					base64: false,
+					headers: { authorization: 'Bearer n8n', 'x-team': 'sales' },
+				},
+			});
+			expect(set.status).toBe(201);
+			expect(set.data).toEqual({
+				id: expect.any(String),
+				url,
+				headers: { authorization: 'Bearer n8n', 'x-team': 'sales' },
+				enabled: true,
+				events: ['MESSAGES_UPSERT', 'SEND_MESSAGE'],
+				webhookByEvents: true,
+				webhookBase64: false,
+				createdAt: expect.stringMatching(ISO_DATE),
+				updatedAt: expect.stringMatching(ISO_DATE),
+				instanceId: connected.instanceId,
+			});
+			const found = await api().get(`/webhook/find/${connected.name}`);
+			expect(found.data).toEqual(set.data);
+			expect(sim.getWebhook(connected.name)).toEqual({
+				enabled: true,
+				url,
+				events: ['MESSAGES_UPSERT', 'SEND_MESSAGE'],
+				webhook_by_events: true,
+				webhook_base64: false,
+				headers: { authorization: 'Bearer n8n', 'x-team': 'sales' },
+			});
+		});
+
+		it.each([
+			[
+				'an empty event list means every event',
+				{ enabled: true, url, events: [] },
+				{ enabled: true, eventCount: 31 },
+			],
+			[
+				'disabled keeps the url and clears the events',
+				{ enabled: false, url, events: ['CALL'] },
+				{ enabled: false, eventCount: 0 },
+			],
+		])('set: %s', async (_case, webhook, expected) => {
+			const response = await api().post(`/webhook/set/${connected.name}`, { webhook });
+			expect(response.status).toBe(201);
+			expect(response.data).toMatchObject({ enabled: expected.enabled, url, headers: null });
+			expect(response.data.events).toHaveLength(expected.eventCount);
+		});
+
+		it('set keeps what a later body leaves out (byEvents, base64, headers), as its upsert does', async () => {
+			await api().post(`/webhook/set/${connected.name}`, {
+				webhook: { enabled: true, url, events: ['CALL'], byEvents: true, headers: { 'x-a': '1' } },
+			});
+			const second = await api().post(`/webhook/set/${connected.name}`, {
+				webhook: { enabled: true, url, events: ['MESSAGES_UPSERT'] },
+			});
+			expect(second.data).toMatchObject({
+				events: ['MESSAGES_UPSERT'],
+				webhookByEvents: true,
+				webhookBase64: false,
+				headers: { 'x-a': '1' },
+			});
+		});
+	});
+
+	describe('webhook deliveries (v2 envelope, configured headers)', () => {
+		const receiver = useWebhookReceiver();
+
+		async function subscribe(webhook: Record<string, unknown>) {
+			const response = await api().post(`/webhook/set/${connected.name}`, {
+				webhook: { enabled: true, url: receiver.url, ...webhook },
+			});
+			expect(response.status).toBe(201);
+		}
+
+		it('delivers an inbound message with the headers and the v2 envelope', async () => {
+			await subscribe({ events: ['MESSAGES_UPSERT'], headers: { 'x-team': 'sales' } });
+			const injected = await sim.injectInboundMessage({ from: alice.number, text: 'Ready?' });
+			const [delivery] = await sim.waitForDeliveries(1);
+			expect(delivery.status).toBe(200);
+			expect(delivery.body).toEqual({
+				event: 'messages.upsert',
+				instance: connected.name,
+				data: {
+					key: { remoteJid: alice.jid, fromMe: false, id: injected.shortId },
+					pushName: 'Alice',
+					status: 'DELIVERY_ACK',
+					message: { conversation: 'Ready?' },
+					messageType: 'conversation',
+					messageTimestamp: injected.timestamp,
+					instanceId: connected.instanceId,
+					source: 'unknown',
+				},
+				destination: receiver.url,
+				date_time: expect.stringMatching(ISO_DATE),
+				sender: connected.ownerJid,
+				server_url: sim.url,
+				apikey: connected.token,
+			});
+			expect(delivery.body.data).toEqual(injected.evolution);
+			expect(receiver.received[0].headers['x-team']).toBe('sales');
+		});
+
+		it('signs a jwt_key header into Authorization: Bearer <HS256 token>', async () => {
+			await subscribe({ events: ['MESSAGES_UPSERT'], headers: { jwt_key: 'n8n-secret' } });
+			await sim.injectInboundMessage({ from: alice.number, text: 'Signed?' });
+			await sim.waitForDeliveries(1);
+			const headers = receiver.received[0].headers;
+			expect(headers.jwt_key).toBeUndefined();
+			const [header, payload, signature] = String(headers.authorization)
+				.replace(/^Bearer /, '')
+				.split('.');
+			const expected = createHmac('sha256', 'n8n-secret')
+				.update(`${header}.${payload}`)
+				.digest('base64url');
+			expect(signature).toBe(expected);
+			expect(JSON.parse(Buffer.from(payload, 'base64url').toString())).toMatchObject({
+				app: 'evolution',
+				action: 'webhook',
+			});
+		});
+
+		it('appends /<kebab-event> with byEvents and adds base64 to media with base64', async () => {
+			await subscribe({ events: ['MESSAGES_UPSERT'], byEvents: true, base64: true });
+			await sim.injectInboundMessage({ from: alice.number, media: { caption: 'Receipt' } });
+			const [delivery] = await sim.waitForDeliveries(1);
+			expect(delivery.url).toBe(`${receiver.url}/messages-upsert`);
+			expect(delivery.body.destination).toBe(receiver.url);
+			expect(delivery.body.data.messageType).toBe('imageMessage');
+			expect(delivery.body.data.message.base64).toEqual(expect.any(String));
+		});
+
+		it('announces a connection change in v2 words: open names the account, close is a logout', async () => {
+			await subscribe({ events: ['CONNECTION_UPDATE'] });
+			sim.setInstanceState(pairing.name, 'open');
+			sim.setInstanceState(connected.name, 'close');
+			sim.setInstanceState(connected.name, 'open');
+			const deliveries = await sim.waitForDeliveries(2);
+			expect(deliveries.map((delivery) => delivery.body.data)).toEqual([
+				{ instance: connected.name, state: 'close', statusReason: 401 },
+				{
+					instance: connected.name,
+					wuid: connected.ownerJid,
+					profileName: connected.profileName,
+					profilePictureUrl: expect.stringContaining('/api/files/'),
+					state: 'open',
+					statusReason: 200,
+				},
+			]);
+		});
+	});
+});

@@ -1,0 +1,173 @@
+// What every Evolution API 2.3.6 route shares: the guards and the validation its routers run before a
+// controller, the number check of its Baileys service (whatsappNumber) and the send path every
+// /message/send* takes (sendMessageWithTyping).
+import type { Handler, RequestContext, Route } from '../core.cts';
+import { evolutionError } from '../errors.cts';
+import { storeOutgoingMessage } from '../events.cts';
+import { v2MessageRaw } from '../evolution-v2-events.cts';
+import { contactChatId, createJid, digitsOf, isGroupId } from '../ids.cts';
+import { findMessage, type Instance, type MessageContent } from '../state.cts';
+import { isObject, type JsonObject } from '../validation.cts';
+import type { SentRequest, Verdict } from '../../compatibility/verdicts.cts';
+import { instanceGuard, requireConnected } from './guards.cts';
+import { applySendDelay } from './instance-common.cts';
+import { checkUsers, sortNumbers } from './instance-contacts.cts';
+
+/**
+ * Evolution 2.3.6's own request validation: the route its routers declare for the method and path,
+ * the RouterBroker validator that route calls, and its JSON schema judged by `jsonschema`, as
+ * `checkEvolutionV2` of test/compatibility/evolution-v2.cts restates them. This is the one place the
+ * v2 routes ask; it waits for `checkEvolutionV2` and, until that is in the tree, accepts every
+ * request, so only the controllers' and services' own checks refuse bodies.
+ */
+export function validateV2(request: SentRequest): Verdict {
+	return { outcome: 'accepted', endpoint: `${request.method} ${request.path}` };
+}
+
+/**
+ * How the route's validator words a refusal: dataValidate nests its messages once more
+ * (`[["instance requires property \"text\""]]`), the group validators list them flat.
+ */
+export type V2Validator = 'data' | 'group';
+
+function refuseInvalid(context: RequestContext, validator: V2Validator): void {
+	const verdict = validateV2({
+		method: context.method,
+		path: context.rawPath,
+		query: context.query,
+		body: context.body,
+	});
+	if (verdict.outcome === 'absent') throw evolutionError.routeNotFound(context.method, context.url);
+	if (verdict.outcome === 'rejected') {
+		throw validator === 'group'
+			? evolutionError.badRequest(...verdict.reasons)
+			: evolutionError.schema(verdict.reasons);
+	}
+}
+
+/** A route of an instance: its guards (instance 404, then apikey 401), validation, then the handler. */
+export function v2Route(
+	method: string,
+	pattern: string,
+	handler: (context: RequestContext, instance: Instance) => ReturnType<Handler>,
+	validator: V2Validator = 'data',
+): Route {
+	return {
+		method,
+		pattern,
+		family: 'instance',
+		handler: (context) => {
+			const instance = instanceGuard(context);
+			refuseInvalid(context, validator);
+			return handler(context, instance);
+		},
+	};
+}
+
+/**
+ * A v1 route whose behaviour 2.3.6 kept (its service code is the same): the v1 handler behind v2's
+ * guards and validation, under 2.3.6's method when that changed.
+ */
+export function keptRoute(
+	routes: Route[],
+	v1Method: string,
+	pattern: string,
+	validator: V2Validator = 'data',
+	method = v1Method,
+): Route {
+	const v1 = routes.find((route) => route.method === v1Method && route.pattern === pattern);
+	if (!v1) throw new Error(`No v1 route ${v1Method} ${pattern} to keep`);
+	return v2Route(method, pattern, (context) => v1.handler(context), validator);
+}
+
+/** The body as 2.3.6's DTO sees it (Express gives `{}` when there is none). */
+export function bodyOf(context: RequestContext): JsonObject {
+	return isObject(context.body) ? context.body : {};
+}
+
+/** OnWhatsAppDto: `{jid, exists, number, name?}`. */
+interface OnWhatsApp {
+	jid: string;
+	exists: boolean;
+	number: string;
+	name?: string;
+}
+
+/**
+ * 2.3.6's whatsappNumber: broadcasts, then groups (a group it cannot read is `exists: false`, where v1
+ * crashed), then users checked on the network as v1 does. The users' check needs the socket.
+ */
+export function whatsappNumberV2(instance: Instance, numbers: string[]): OnWhatsApp[] {
+	const { broadcasts, groups, users } = sortNumbers(numbers);
+	const found = groups.map(({ jid, number }) => {
+		const group = instance.state === 'open' ? instance.groups.get(jid) : undefined;
+		return group
+			? { jid: group.id, exists: true, number, name: group.subject }
+			: { jid, exists: false, number };
+	});
+	if (users.length > 0) requireConnected(instance);
+	const checked = checkUsers(instance, users).map(({ exists, jid, name, number }) => ({
+		jid,
+		exists,
+		number,
+		...(name ? { name } : {}),
+	}));
+	return [...broadcasts, ...found, ...checked];
+}
+
+/** What a send asks besides its content (2.3.6's Metadata DTO). */
+export interface SendMetadata {
+	delay?: unknown;
+	quoted?: unknown;
+	mentioned?: unknown;
+	mentionsEveryOne?: unknown;
+}
+
+export function metadataOf(body: JsonObject): SendMetadata {
+	return {
+		delay: body.delay,
+		quoted: body.quoted,
+		mentioned: body.mentioned,
+		mentionsEveryOne: body.mentionsEveryOne,
+	};
+}
+
+/**
+ * sendMessageWithTyping: the number must be on the network (400 with its OnWhatsAppDto), the delay
+ * is waited, mentions apply in groups only, a group the account cannot read fails inside its try and
+ * is rethrown as `BadRequestException(error.toString())` of a plain object: `["[object Object]"]`.
+ * The message is stored PENDING, announced with SEND_MESSAGE and answered 201 as prepareMessage
+ * renders it.
+ */
+export async function sendV2(
+	context: RequestContext,
+	instance: Instance,
+	number: unknown,
+	metadata: SendMetadata,
+	buildContent: () => MessageContent,
+) {
+	requireConnected(instance);
+	const [recipient] = whatsappNumberV2(instance, [String(number)]);
+	if (!recipient.exists && !isGroupId(recipient.jid)) throw evolutionError.badRequest(recipient);
+	await applySendDelay(context, metadata.delay);
+	const group = isGroupId(recipient.jid) ? instance.groups.get(recipient.jid) : undefined;
+	if (isGroupId(recipient.jid) && !group) throw evolutionError.badRequest('[object Object]');
+	const quotedKey =
+		isObject(metadata.quoted) && isObject(metadata.quoted.key) ? metadata.quoted.key : undefined;
+	const quoted =
+		typeof quotedKey?.id === 'string' ? findMessage(instance, quotedKey.id) : undefined;
+	const mentions = group
+		? metadata.mentionsEveryOne === true
+			? group.participants.map((participant) => participant.number)
+			: Array.isArray(metadata.mentioned)
+				? metadata.mentioned.map((mention) => digitsOf(createJid(String(mention))))
+				: undefined
+		: undefined;
+	const chatId = group ? group.id : contactChatId(recipient.jid.split('@')[0]);
+	const message = storeOutgoingMessage(instance, chatId, buildContent(), {
+		quotedId: quoted?.shortId,
+		mentions,
+	});
+	context.core.gatewayEvents.message(context.events, context.core.baseUrl, instance, message);
+	return { status: 201, body: v2MessageRaw(instance, message, context.core.baseUrl) };
+}
