@@ -6,6 +6,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { byId, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
@@ -51,6 +52,18 @@ async function onV2(parameters: INodeParameters, options: RunGatewayOptions = {}
 
 const bodies = () => gateway.requests.map((request) => JSON.parse(request.body || 'null'));
 
+/** What Evolution API 2.3.6's own validation says of every request the gateway received. */
+const verdicts = () =>
+	gateway.requests.map((request) => {
+		const url = new URL(request.url, 'http://gateway');
+		return checkEvolutionV2({
+			method: request.method,
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			body: JSON.parse(request.body || 'null') ?? undefined,
+		});
+	});
+
 describe('Message → Send Text on Evolution API v2', () => {
 	it.each([
 		['plain', {}, { number: ALICE, text: 'Hello' }],
@@ -85,6 +98,9 @@ describe('Message → Send Text on Evolution API v2', () => {
 			expect(gateway.requests[0].headers.apikey).toBe(GLOBAL);
 			expect(gateway.requests[0].headers['x-api-key']).toBeUndefined();
 			expect(bodies()).toEqual([body]);
+			expect(verdicts()).toEqual([
+				{ outcome: 'accepted', endpoint: 'POST /message/sendText/{instanceName}' },
+			]);
 			expect(result.outputs[0][0].json).toEqual({
 				...SENT,
 				messageId: `true_${ALICE}@c.us_3EB0A1B2C3D4E5F60718`,
@@ -112,6 +128,7 @@ describe('Message → Send Text on Evolution API v2', () => {
 				mentionsEveryOne: true,
 			},
 		]);
+		expect(verdicts().map((verdict) => verdict.outcome)).toEqual(['accepted']);
 	});
 
 	it('Presence While Delaying "recording" is refused before any request (v2 shows typing for texts)', async () => {
