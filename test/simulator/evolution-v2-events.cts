@@ -7,7 +7,13 @@ import { enterConnectionState, webhookBase64, type GatewayEvents } from './event
 import { isGroupId, newPairingCode, newQrPayload } from './ids.cts';
 import { qrCodeDataUri } from './png.cts';
 import { evolutionContent, evolutionKey, fileUrlOrNull } from './render.cts';
-import { ACK_STATUSES, type ConnectionState, type Instance, type StoredMessage } from './state.cts';
+import {
+	ACK_STATUSES,
+	type ChatButton,
+	type ConnectionState,
+	type Instance,
+	type StoredMessage,
+} from './state.cts';
 import type { DeliveryFlavour, EventSink } from './webhooks.cts';
 
 /** EventController.events: what POST /webhook/set accepts, and what an empty list stands for. */
@@ -98,6 +104,73 @@ function storedContent(content: Json): Json {
 	return asConversation({ [type]: rest });
 }
 
+const BUTTON_NAMES: Record<string, string> = {
+	reply: 'quick_reply',
+	copy: 'cta_copy',
+	url: 'cta_url',
+	call: 'cta_call',
+};
+
+/** The buttonParamsJson of 2.3.6's toJSONString. */
+function buttonParams(button: ChatButton): string {
+	const text = { display_text: button.text };
+	switch (button.type) {
+		case 'reply':
+			return JSON.stringify({ ...text, id: button.id });
+		case 'copy':
+			return JSON.stringify({ ...text, copy_code: button.copyCode });
+		case 'url':
+			return JSON.stringify({ ...text, url: button.url, merchant_url: button.url });
+		case 'call':
+			return JSON.stringify({ ...text, phone_number: button.phoneNumber });
+	}
+}
+
+/** A UUID that stays the same for the same message (2.3.6 puts a random one in templateId). */
+function templateIdOf(message: StoredMessage): string {
+	const hex = createHash('sha1').update(message.shortId).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * The Baileys content 2.3.6 sends, where it is not v1's: buttons go as a view-once interactive
+ * message; a poll with one choice as pollCreationMessageV3.
+ */
+function v2Content(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+): { messageType: string; message: Json } {
+	const content = message.content;
+	if (content.type === 'buttons') {
+		const interactiveMessage = {
+			body: { text: content.body },
+			footer: { text: content.footer },
+			nativeFlowMessage: {
+				buttons: content.buttons.map((button) => ({
+					name: BUTTON_NAMES[button.type],
+					buttonParamsJson: buttonParams(button),
+				})),
+				messageParamsJson: JSON.stringify({ from: 'api', templateId: templateIdOf(message) }),
+			},
+		};
+		return {
+			messageType: 'viewOnceMessage',
+			message: { viewOnceMessage: { message: { interactiveMessage } } },
+		};
+	}
+	if (content.type === 'poll' && content.selectableCount !== undefined) {
+		const type = content.selectableCount === 1 ? 'pollCreationMessageV3' : 'pollCreationMessage';
+		const poll = {
+			name: content.name,
+			options: content.options.map((optionName) => ({ optionName })),
+			selectableOptionsCount: content.selectableCount,
+		};
+		return { messageType: type, message: { [type]: poll } };
+	}
+	return evolutionContent(instance, message, baseUrl);
+}
+
 /**
  * A stored message as 2.3.6's prepareMessage makes it: what sends answer, what SEND_MESSAGE and
  * MESSAGES_UPSERT deliver and findMessages returns. API sends have no push name ("Você").
@@ -108,7 +181,7 @@ export function v2MessageRaw(
 	baseUrl: string,
 	base64?: string,
 ): Json {
-	const { messageType, message: content } = evolutionContent(instance, message, baseUrl);
+	const { messageType, message: content } = v2Content(instance, message, baseUrl);
 	const inner = Object.values(content)[0] as Json | undefined;
 	const quoted = (inner?.contextInfo as Json | undefined)?.quotedMessage as Json | undefined;
 	let contextInfo = inner?.contextInfo as Json | undefined;

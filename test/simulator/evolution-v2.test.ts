@@ -4,6 +4,8 @@
  */
 import { createHmac } from 'node:crypto';
 
+import { sleep } from 'n8n-workflow';
+
 import { SEED } from './index.cts';
 import {
 	gatewayClient,
@@ -251,6 +253,269 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 		});
 	});
 
+	describe('sends (/message/send*, flat bodies)', () => {
+		const PNG_BASE64 =
+			'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+		const send = (route: string, body: Record<string, unknown>, name = connected.name) =>
+			api().post(`/message/${route}/${name}`, body);
+
+		it.each([
+			[
+				'sendText',
+				{ number: alice.number, text: 'Hello' },
+				'conversation',
+				{ conversation: 'Hello' },
+			],
+			[
+				'sendMedia',
+				{
+					number: alice.number,
+					mediatype: 'document',
+					media: 'https://acme.example.com/menu.pdf',
+					caption: 'Menu',
+				},
+				'documentMessage',
+				{ documentMessage: expect.objectContaining({ fileName: 'menu', caption: 'Menu' }) },
+			],
+			[
+				'sendMedia',
+				{ number: alice.number, mediatype: 'image', media: PNG_BASE64 },
+				'imageMessage',
+				{ imageMessage: expect.objectContaining({ mimetype: 'image/jpeg' }) },
+			],
+			[
+				'sendWhatsAppAudio',
+				{ number: alice.number, audio: 'https://acme.example.com/note.mp3' },
+				'audioMessage',
+				{
+					audioMessage: expect.objectContaining({ mimetype: 'audio/ogg; codecs=opus', ptt: true }),
+				},
+			],
+			[
+				'sendSticker',
+				{ number: alice.number, sticker: PNG_BASE64 },
+				'stickerMessage',
+				{ stickerMessage: expect.objectContaining({ mimetype: 'image/webp' }) },
+			],
+			[
+				'sendLocation',
+				{
+					number: alice.number,
+					latitude: -23.5,
+					longitude: -46.6,
+					name: 'Store',
+					address: 'Rua Augusta',
+				},
+				'locationMessage',
+				{ locationMessage: expect.objectContaining({ degreesLatitude: -23.5, name: 'Store' }) },
+			],
+			[
+				'sendContact',
+				{
+					number: alice.number,
+					contact: [{ fullName: 'Bruno Costa', phoneNumber: '5511987650002' }],
+				},
+				'contactMessage',
+				{ contactMessage: expect.objectContaining({ displayName: 'Bruno Costa' }) },
+			],
+			[
+				'sendList',
+				{
+					number: alice.number,
+					title: 'Menu',
+					footerText: 'Acme',
+					buttonText: 'Open',
+					sections: [{ title: 'Bread', rows: [{ title: 'Baguette', rowId: 'b1' }] }],
+				},
+				'listMessage',
+				{ listMessage: expect.objectContaining({ title: 'Menu', listType: 2 }) },
+			],
+			[
+				'sendPoll',
+				{ number: alice.number, name: 'Pickup?', selectableCount: 1, values: ['9am', '5pm'] },
+				'pollCreationMessageV3',
+				{
+					pollCreationMessageV3: {
+						name: 'Pickup?',
+						options: [{ optionName: '9am' }, { optionName: '5pm' }],
+						selectableOptionsCount: 1,
+					},
+				},
+			],
+			[
+				'sendButtons',
+				{
+					number: alice.number,
+					title: 'Order',
+					description: 'Ready?',
+					footer: 'Acme',
+					buttons: [{ type: 'reply', displayText: 'Yes', id: 'yes' }],
+				},
+				'viewOnceMessage',
+				{
+					viewOnceMessage: {
+						message: {
+							interactiveMessage: expect.objectContaining({
+								body: { text: '*Order*\n\nReady?\n' },
+								nativeFlowMessage: expect.objectContaining({
+									buttons: [
+										{ name: 'quick_reply', buttonParamsJson: '{"display_text":"Yes","id":"yes"}' },
+									],
+								}),
+							}),
+						},
+					},
+				},
+			],
+		])(
+			'%s answers 201 with the stored message, as prepareMessage renders it (%s)',
+			async (route, body, messageType, message) => {
+				const response = await send(route, body);
+				expect(response.status).toBe(201);
+				expect(response.data).toEqual({
+					key: {
+						remoteJid: alice.jid,
+						fromMe: true,
+						id: expect.stringMatching(/^3EB0[0-9A-F]{16}$/),
+					},
+					pushName: 'Você',
+					status: 'PENDING',
+					message,
+					contextInfo: expect.objectContaining({
+						mentionedJid: [],
+						disappearingMode: { initiator: 0 },
+					}),
+					messageType,
+					messageTimestamp: expect.any(Number),
+					instanceId: connected.instanceId,
+					source: 'unknown',
+				});
+				expect(sim.findMessage(connected.name, response.data.key.id)?.evolution).toEqual(
+					response.data,
+				);
+			},
+		);
+
+		it('quotes by key.id and mentions group members; in a group there is no contextInfo of its own', async () => {
+			const response = await send('sendText', {
+				number: hikers.id,
+				text: 'Trail at 7',
+				quoted: { key: { id: SEED.messages.hikersQuestion.shortId } },
+				mentioned: [alice.number],
+			});
+			expect(response.status).toBe(201);
+			expect(response.data.key).toEqual({
+				remoteJid: hikers.id,
+				fromMe: true,
+				id: expect.any(String),
+				participant: connected.ownerJid,
+			});
+			expect(response.data.contextInfo).toEqual({
+				stanzaId: SEED.messages.hikersQuestion.shortId,
+				participant: SEED.contacts.carla.jid,
+				quotedMessage: expect.any(Object),
+				mentionedJid: [alice.jid],
+			});
+		});
+
+		it('sendReaction answers and announces a reactionMessage', async () => {
+			const key = { remoteJid: alice.jid, fromMe: false, id: SEED.messages.aliceText.shortId };
+			const response = await send('sendReaction', { key, reaction: '👍' });
+			expect(response.status).toBe(201);
+			expect(response.data).toMatchObject({
+				key: { remoteJid: alice.jid, fromMe: true },
+				message: { reactionMessage: { key, text: '👍' } },
+				messageType: 'reactionMessage',
+				status: 'PENDING',
+			});
+		});
+
+		it.each([
+			['sendText', { number: alice.number, text: '   ' }, 400, ['Text is required']],
+			[
+				'sendMedia',
+				{ number: alice.number, mediatype: 'image', media: 'not media' },
+				400,
+				['Owned media must be a url or base64'],
+			],
+			[
+				'sendMedia',
+				{ number: alice.number, mediatype: 'document', media: PNG_BASE64 },
+				400,
+				['For base64 the file name must be informed.'],
+			],
+			[
+				'sendWhatsAppAudio',
+				{ number: alice.number, audioMessage: { audio: PNG_BASE64 } },
+				400,
+				['Owned media must be a url, base64, or valid file with buffer'],
+			],
+			[
+				'sendSticker',
+				{ number: alice.number, stickerMessage: { image: PNG_BASE64 } },
+				400,
+				['Owned media must be a url or base64'],
+			],
+			[
+				'sendContact',
+				{ number: alice.number, contactMessage: [] },
+				500,
+				"Cannot read properties of undefined (reading 'length')",
+			],
+			[
+				'sendReaction',
+				{ key: { remoteJid: alice.jid, fromMe: false, id: 'x' }, reaction: 'ok' },
+				400,
+				['Reaction must be a single emoji or empty string'],
+			],
+			[
+				'sendButtons',
+				{ number: alice.number, title: 'T', buttons: [] },
+				400,
+				['At least one button is required'],
+			],
+			[
+				'sendButtons',
+				{
+					number: alice.number,
+					title: 'T',
+					buttons: [
+						{ type: 'reply', displayText: 'a', id: 'a' },
+						{ type: 'url', displayText: 'b', url: 'https://b.example.com' },
+					],
+				},
+				400,
+				['Reply buttons cannot be mixed with other button types'],
+			],
+			[
+				'sendText',
+				{ number: SEED.unregisteredNumber, text: 'Hi' },
+				400,
+				[
+					{
+						jid: `${SEED.unregisteredNumber}@s.messenger.net`,
+						exists: false,
+						number: SEED.unregisteredNumber,
+					},
+				],
+			],
+			['sendText', { number: '120363000000000000@g.us', text: 'Hi' }, 400, ['[object Object]']],
+		])(
+			'%s refuses %j as its controller or service does (%i)',
+			async (route, body, status, message) => {
+				const response = await send(route, body);
+				expect(response.status).toBe(status);
+				expect(response.data.response.message).toEqual(message);
+			},
+		);
+
+		it('a send while the instance is not open fails with "Connection Closed" (500)', async () => {
+			const response = await send('sendText', { number: alice.number, text: 'Hi' }, pairing.name);
+			expect(response.status).toBe(500);
+			expect(response.data.response.message).toBe('Connection Closed');
+		});
+	});
+
 	describe('webhook configuration', () => {
 		const url = 'http://127.0.0.1:9/hooks';
 
@@ -366,6 +631,18 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 			});
 			expect(delivery.body.data).toEqual(injected.evolution);
 			expect(receiver.received[0].headers['x-team']).toBe('sales');
+		});
+
+		it('announces an API send with SEND_MESSAGE only (2.3.6 runs Baileys without its own events)', async () => {
+			await subscribe({ events: [] });
+			const sent = await api().post(`/message/sendText/${connected.name}`, {
+				number: alice.number,
+				text: 'Shipped',
+			});
+			const [delivery] = await sim.waitForDeliveries(1);
+			await sleep(100);
+			expect(sim.deliveries.map((each) => each.event)).toEqual(['send.message']);
+			expect(delivery.body.data).toEqual(sent.data);
 		});
 
 		it('signs a jwt_key header into Authorization: Bearer <HS256 token>', async () => {

@@ -124,7 +124,14 @@ export type MessageContent =
 			footerText?: string;
 			sections: ListSection[];
 	  }
-	| { type: 'poll'; name: string; options: string[]; multipleAnswers: boolean }
+	| {
+			type: 'poll';
+			name: string;
+			options: string[];
+			multipleAnswers: boolean;
+			/** Evolution v2: how many options a voter may pick (0: any number). */
+			selectableCount?: number;
+	  }
 	| {
 			type: 'buttons';
 			header: string;

@@ -1,5 +1,9 @@
 // Every route Evolution API 2.3.6 answers in the simulator (its evolution-v2 dialect).
 import type { Route } from '../core.cts';
 import { evolutionV2InstanceRoutes } from './evolution-v2-instance.cts';
+import { evolutionV2MessageRoutes } from './evolution-v2-messages.cts';
 
-export const evolutionV2Routes: Route[] = [...evolutionV2InstanceRoutes];
+export const evolutionV2Routes: Route[] = [
+	...evolutionV2InstanceRoutes,
+	...evolutionV2MessageRoutes,
+];

@@ -145,7 +145,7 @@ const updateMessageSchema: Schema = {
 };
 
 /** The MIME types Evolution's getMIMEType() tells from a file name. */
-function mimeTypeOfName(fileName: string): string | undefined {
+export function mimeTypeOfName(fileName: string): string | undefined {
 	const extension = fileName.split('.').pop()?.toLowerCase();
 	const known: Record<string, string> = {
 		png: 'image/png',
@@ -163,7 +163,7 @@ function mimeTypeOfName(fileName: string): string | undefined {
 	return extension ? known[extension] : undefined;
 }
 
-const isUrl = (value: string) => /^https?:\/\/\S+$/.test(value);
+export const isUrl = (value: string) => /^https?:\/\/\S+$/.test(value);
 
 /**
  * Stores the bytes of a sent file and returns its key. Base64 is decoded; a URL cannot be fetched
@@ -180,7 +180,7 @@ function storeSentFile(instance: Instance, media: string, mimetype: string): str
 	return key;
 }
 
-function mediaContent(
+export function mediaContent(
 	instance: Instance,
 	mediaType: MediaType,
 	media: string,
@@ -257,27 +257,28 @@ function sendSticker(context: RequestContext) {
 	);
 }
 
-/** contactMessage: Evolution's vCard, one card or a contactsArrayMessage. */
-function sendContact(context: RequestContext) {
-	return sendMessage(context, contactMessageSchema, (body) => {
-		const cards = (body.contactMessage as JsonObject[]).map((contact) => {
-			const fullName = String(contact.fullName);
-			const lines = ['BEGIN:VCARD', 'VERSION:3.0', `N:${fullName}`, `FN:${fullName}`];
-			if (contact.organization) lines.push(`ORG:${String(contact.organization)};`);
-			if (contact.email) lines.push(`EMAIL:${String(contact.email)}`);
-			if (contact.url) lines.push(`URL:${String(contact.url)}`);
-			const wuid = contact.wuid ? String(contact.wuid) : createJid(String(contact.phoneNumber));
-			lines.push(
-				`item1.TEL;waid=${wuid}:${String(contact.phoneNumber)}`,
-				'item1.X-ABLabel:Celular',
-			);
-			lines.push('END:VCARD');
-			return { displayName: fullName, vcard: lines.join('\n') };
-		});
-		return cards.length === 1
-			? { type: 'vcard', ...cards[0] }
-			: { type: 'vcard', displayName: `${cards.length} contacts`, vcard: cards[0].vcard, cards };
+/** contactMessage: Evolution's vCard (the same in 1.8.2 and 2.3.6), one card or a contactsArrayMessage. */
+export function contactContent(contacts: JsonObject[]): MessageContent {
+	const cards = contacts.map((contact) => {
+		const fullName = String(contact.fullName);
+		const lines = ['BEGIN:VCARD', 'VERSION:3.0', `N:${fullName}`, `FN:${fullName}`];
+		if (contact.organization) lines.push(`ORG:${String(contact.organization)};`);
+		if (contact.email) lines.push(`EMAIL:${String(contact.email)}`);
+		if (contact.url) lines.push(`URL:${String(contact.url)}`);
+		const wuid = contact.wuid ? String(contact.wuid) : createJid(String(contact.phoneNumber));
+		lines.push(`item1.TEL;waid=${wuid}:${String(contact.phoneNumber)}`, 'item1.X-ABLabel:Celular');
+		lines.push('END:VCARD');
+		return { displayName: fullName, vcard: lines.join('\n') };
 	});
+	return cards.length === 1
+		? { type: 'vcard', ...cards[0] }
+		: { type: 'vcard', displayName: `${cards.length} contacts`, vcard: cards[0].vcard, cards };
+}
+
+function sendContact(context: RequestContext) {
+	return sendMessage(context, contactMessageSchema, (body) =>
+		contactContent(body.contactMessage as JsonObject[]),
+	);
 }
 
 function sendList(context: RequestContext) {
