@@ -22,8 +22,18 @@ import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
 
-import type { TriggerStaticData, WantedRegistration } from './registration';
-import { checkedEvents, isRegistered, LOG_PREFIX, register, unregister } from './registration';
+import type { TriggerStaticData, WantedRegistration, WebhookDialect } from './registration';
+import {
+	checkedEvents,
+	isRegistered,
+	LOG_PREFIX,
+	MESSAGING_GATEWAY_WEBHOOKS,
+	register,
+	unregister,
+} from './registration';
+import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
+import type { GatewayName } from '../shared/gateways';
+import { selectedGateway } from '../shared/transport';
 import { credentialApiKey } from './credential-key';
 import { Redactor } from './secrets';
 import { TextKeyedCache } from './text-keyed-cache';
@@ -121,6 +131,17 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
 	this.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
+}
+
+/** How each gateway keeps a session's webhook. */
+const WEBHOOK_DIALECTS: Record<GatewayName, WebhookDialect> = {
+	messagingGatewayApi: MESSAGING_GATEWAY_WEBHOOKS,
+	evolutionV2: EVOLUTION_V2_WEBHOOKS,
+};
+
+/** The credential's gateway's webhook dialect (read in the hooks, never per delivery). */
+async function webhookDialectOf(this: IHookFunctions): Promise<WebhookDialect> {
+	return WEBHOOK_DIALECTS[await selectedGateway.call(this)];
 }
 
 function messageOf(error: unknown): string {
@@ -261,16 +282,20 @@ export class MessagingGatewayTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-				return await isRegistered.call(this, staticData, wantedRegistration.call(this));
+				const wanted = wantedRegistration.call(this);
+				const dialect = await webhookDialectOf.call(this);
+				return await isRegistered.call(this, dialect, staticData, wanted);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-				await register.call(this, staticData, wantedRegistration.call(this));
+				const wanted = wantedRegistration.call(this);
+				const dialect = await webhookDialectOf.call(this);
+				await register.call(this, dialect, staticData, wanted);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-				await unregister.call(this, staticData);
+				await unregister.call(this, await webhookDialectOf.call(this), staticData);
 				return true;
 			},
 		},
@@ -279,7 +304,11 @@ export class MessagingGatewayTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 		const expectedToken = staticData.registration?.token;
-		const token = (this.getQueryData() as IDataObject).token;
+		// Where the gateway sends it, as registered: a header (Evolution API v2) or the URL's query.
+		const tokenHeader = staticData.registration?.tokenHeader;
+		const token = tokenHeader
+			? (this.getHeaderData() as IDataObject)[tokenHeader]
+			: (this.getQueryData() as IDataObject).token;
 		// First of all, before anything reads the body: only the gateway knows the token.
 		if (
 			typeof expectedToken !== 'string' ||

@@ -14,6 +14,26 @@ export interface RemoteWebhook {
 	events: string[];
 	webhook_by_events: boolean;
 	webhook_base64: boolean;
+	/** Headers the gateway sends with each delivery (Evolution API v2); kept to put them back. */
+	headers?: IDataObject;
+}
+
+/**
+ * How a gateway keeps a session's webhook: the body of POST /webhook/set, what /webhook/find and
+ * set answer, and where the trigger's secret token travels. The Messaging Gateway API's is
+ * below; other gateways' live in their folder under nodes/shared/gateways.
+ */
+export interface WebhookDialect {
+	/** The event names the gateway has; undefined: every event the trigger offers. */
+	events?: ReadonlySet<string>;
+	gatewayLabel: string;
+	/** The header the gateway sends the token in, lower case; undefined: in the URL's query. */
+	tokenHeader?: string;
+	/** The configuration in a find answer; undefined when the answer is none (the gateway cannot tell). */
+	parseFound(found: unknown): RemoteWebhook | undefined;
+	setBody(config: RemoteWebhook): IDataObject;
+	/** The URL a set answer says is now registered. */
+	echoedUrl(answer: IDataObject | undefined): unknown;
 }
 
 /** What this trigger registered, kept in the node's static data. */
@@ -24,6 +44,8 @@ export interface OurRegistration {
 	events: string[];
 	base64: boolean;
 	token: string;
+	/** The header the gateway sends the token in (Evolution API v2); absent: the URL's query. */
+	tokenHeader?: string;
 }
 
 export interface TriggerStaticData extends IDataObject {
@@ -45,7 +67,9 @@ function sameEvents(left: string[], right: string[]): boolean {
 	return left.length === right.length && [...left].sort().join(',') === [...right].sort().join(',');
 }
 
-function withToken(webhookUrl: string, token: string): string {
+/** The URL the gateway posts to: with the token in its query, unless the gateway sends it in a header. */
+function registeredUrl(dialect: WebhookDialect, webhookUrl: string, token: string): string {
+	if (dialect.tokenHeader) return webhookUrl;
 	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}token=${token}`;
 }
 
@@ -98,6 +122,24 @@ export function parseRemoteWebhook(found: unknown): RemoteWebhook | undefined {
 	};
 }
 
+/** The Messaging Gateway API's webhook (Evolution API v1's `/webhook/set` body and answers). */
+export const MESSAGING_GATEWAY_WEBHOOKS: WebhookDialect = {
+	gatewayLabel: 'Messaging Gateway API',
+	parseFound: parseRemoteWebhook,
+	setBody: (config) =>
+		config.enabled
+			? {
+					enabled: true,
+					url: config.url,
+					events: config.events,
+					webhook_by_events: config.webhook_by_events,
+					webhook_base64: config.webhook_base64,
+				}
+			: // Disabling still needs a syntactically valid URL on the real gateway.
+				{ enabled: false, url: config.url, events: [] },
+	echoedUrl: (answer) => asObject(asObject(answer?.webhook)?.webhook)?.url,
+};
+
 /**
  * The session's current webhook, or undefined when this gateway cannot tell: no find endpoint, or
  * an answer that is no webhook configuration (a web page, text, null, a list, unknown fields).
@@ -105,6 +147,7 @@ export function parseRemoteWebhook(found: unknown): RemoteWebhook | undefined {
  */
 export async function readRemoteWebhook(
 	this: IHookFunctions,
+	dialect: WebhookDialect,
 	session: string,
 	tokens: string[] = [],
 ): Promise<RemoteWebhook | undefined> {
@@ -114,7 +157,7 @@ export async function readRemoteWebhook(
 			'GET',
 			gatewayPath`/webhook/find/${session}`,
 		);
-		return parseRemoteWebhook(found);
+		return dialect.parseFound(found);
 	} catch (error) {
 		if (cannotTell(error, session)) return undefined;
 		throw new Redactor(tokens).error(error);
@@ -123,14 +166,15 @@ export async function readRemoteWebhook(
 
 async function setRemoteWebhook(
 	this: IHookFunctions,
+	dialect: WebhookDialect,
 	session: string,
-	config: IDataObject,
+	config: RemoteWebhook,
 	tokens: string[],
 ): Promise<IDataObject | undefined> {
 	try {
 		return asObject(
 			await gatewayApiRequest.call(this, 'POST', gatewayPath`/webhook/set/${session}`, {
-				body: config,
+				body: dialect.setBody(config),
 			}),
 		);
 	} catch (error) {
@@ -144,6 +188,7 @@ export const LOG_PREFIX = 'Messaging Gateway Trigger:';
 /** checkExists: ours is registered for this URL and these events, and the gateway still points at us. */
 export async function isRegistered(
 	this: IHookFunctions,
+	dialect: WebhookDialect,
 	staticData: TriggerStaticData,
 	wanted: WantedRegistration,
 ): Promise<boolean> {
@@ -151,13 +196,14 @@ export async function isRegistered(
 	if (
 		!ours ||
 		ours.session !== wanted.session ||
-		ours.url !== withToken(wanted.webhookUrl, ours.token) ||
+		(ours.tokenHeader ?? undefined) !== dialect.tokenHeader ||
+		ours.url !== registeredUrl(dialect, wanted.webhookUrl, ours.token) ||
 		ours.base64 !== wanted.base64 ||
 		!sameEvents(ours.events, wanted.events)
 	) {
 		return false;
 	}
-	const remote = await readRemoteWebhook.call(this, wanted.session, [ours.token]);
+	const remote = await readRemoteWebhook.call(this, dialect, wanted.session, [ours.token]);
 	if (remote === undefined) {
 		// Registering again would replace whatever is there, maybe someone else's: keep ours as made.
 		this.logger.info(
@@ -175,12 +221,23 @@ export async function isRegistered(
  */
 export async function register(
 	this: IHookFunctions,
+	dialect: WebhookDialect,
 	staticData: TriggerStaticData,
 	wanted: WantedRegistration,
 ): Promise<void> {
+	const unknownEvents = dialect.events
+		? wanted.events.filter((event) => !dialect.events!.has(event))
+		: [];
+	if (unknownEvents.length > 0) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${dialect.gatewayLabel} has no event ${unknownEvents.join(', ')}: the trigger was not registered`,
+			{ description: `Remove ${unknownEvents.join(', ')} from Events.` },
+		);
+	}
 	const previousOurs = staticData.registration;
 	const oldTokens = previousOurs ? [previousOurs.token] : [];
-	const remote = await readRemoteWebhook.call(this, wanted.session, oldTokens);
+	const remote = await readRemoteWebhook.call(this, dialect, wanted.session, oldTokens);
 	if (remote === undefined && !wanted.replaceUnseen) {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -208,10 +265,11 @@ export async function register(
 				: null;
 
 	const token = randomBytes(24).toString('hex');
-	const url = withToken(wanted.webhookUrl, token);
+	const url = registeredUrl(dialect, wanted.webhookUrl, token);
 	const tokens = [token, ...oldTokens];
 	const response = await setRemoteWebhook.call(
 		this,
+		dialect,
 		wanted.session,
 		{
 			enabled: true,
@@ -219,11 +277,11 @@ export async function register(
 			events: wanted.events,
 			webhook_by_events: false,
 			webhook_base64: wanted.base64,
+			...(dialect.tokenHeader ? { headers: { [dialect.tokenHeader]: token } } : {}),
 		},
 		tokens,
 	);
-	const echoed = asObject(asObject(response?.webhook)?.webhook);
-	if (echoed?.url !== url) {
+	if (dialect.echoedUrl(response) !== url) {
 		throw new NodeApiError(
 			this.getNode(),
 			new Redactor(tokens).data(response ?? {}) as JsonObject,
@@ -240,6 +298,7 @@ export async function register(
 		events: [...wanted.events],
 		base64: wanted.base64,
 		token,
+		...(dialect.tokenHeader ? { tokenHeader: dialect.tokenHeader } : {}),
 	};
 	staticData.previous = previous as TriggerStaticData['previous'];
 }
@@ -251,40 +310,30 @@ export async function register(
  */
 export async function unregister(
 	this: IHookFunctions,
+	dialect: WebhookDialect,
 	staticData: TriggerStaticData,
 ): Promise<void> {
 	const ours = staticData.registration;
 	if (!ours) return;
 	const tokens = [ours.token];
-	const remote = await readRemoteWebhook.call(this, ours.session, tokens);
+	const remote = await readRemoteWebhook.call(this, dialect, ours.session, tokens);
 	if (remote === undefined) {
 		this.logger.warn(
 			`${LOG_PREFIX} the gateway cannot tell which webhook session "${ours.session}" has, so it was left as it is`,
 		);
 	} else if (remote.enabled && remote.url === ours.url) {
 		const previous = staticData.previous;
-		if (previous && previous.enabled && previous.url) {
-			await setRemoteWebhook.call(
-				this,
-				ours.session,
-				{
-					enabled: true,
-					url: previous.url,
-					events: previous.events,
-					webhook_by_events: previous.webhook_by_events,
-					webhook_base64: previous.webhook_base64,
-				},
-				tokens,
-			);
-		} else {
-			// Disabling still needs a syntactically valid URL on the real gateway.
-			await setRemoteWebhook.call(
-				this,
-				ours.session,
-				{ enabled: false, url: ours.url, events: [] },
-				tokens,
-			);
-		}
+		const restored: RemoteWebhook =
+			previous && previous.enabled && previous.url
+				? previous
+				: {
+						enabled: false,
+						url: ours.url,
+						events: [],
+						webhook_by_events: false,
+						webhook_base64: false,
+					};
+		await setRemoteWebhook.call(this, dialect, ours.session, restored, tokens);
 	} else {
 		this.logger.info(
 			`${LOG_PREFIX} session "${ours.session}" has another webhook now, so it was left as it is`,

@@ -88,6 +88,8 @@ export interface TriggerHarnessOptions {
 	typeVersion?: number;
 	/** The credential's API Key Header (default: unset, which means apikey). */
 	keyHeader?: 'apikey' | 'X-Api-Key';
+	/** The credential's Gateway field (default: unset, which means the Messaging Gateway API). */
+	credentialGateway?: 'messagingGatewayApi' | 'evolutionV2';
 	/** The trigger to run (default: the TypeScript source); the bench passes the build in dist/. */
 	nodeType?: MessagingGatewayTrigger;
 }
@@ -175,6 +177,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 				baseUrl: options.gateway.url,
 				apiKey: options.gateway.apiKey,
 				...(options.keyHeader ? { keyHeader: options.keyHeader } : {}),
+				...(options.credentialGateway ? { gateway: options.credentialGateway } : {}),
 			},
 		},
 	);
