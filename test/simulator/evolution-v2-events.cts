@@ -217,6 +217,12 @@ function emitMessage(
 	sink.emit(instance, message.source === 'api' ? 'SEND_MESSAGE' : 'MESSAGES_UPSERT', data);
 }
 
+/** A new socket for an open instance (restart, a profile picture change): connecting, then open. */
+export function reconnectV2(sink: EventSink, baseUrl: string, instance: Instance): void {
+	changeConnectionStateV2(sink, baseUrl, instance, 'connecting');
+	changeConnectionStateV2(sink, baseUrl, instance, 'open');
+}
+
 export interface QrCode {
 	pairingCode: string | null;
 	code: string;

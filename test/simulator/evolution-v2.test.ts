@@ -457,12 +457,6 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 				['Owned media must be a url or base64'],
 			],
 			[
-				'sendContact',
-				{ number: alice.number, contactMessage: [] },
-				500,
-				"Cannot read properties of undefined (reading 'length')",
-			],
-			[
 				'sendReaction',
 				{ key: { remoteJid: alice.jid, fromMe: false, id: 'x' }, reaction: 'ok' },
 				400,
@@ -513,6 +507,412 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 			const response = await send('sendText', { number: alice.number, text: 'Hi' }, pairing.name);
 			expect(response.status).toBe(500);
 			expect(response.data.response.message).toBe('Connection Closed');
+		});
+	});
+
+	describe('chats, messages and profiles (/chat/*)', () => {
+		const m = SEED.messages;
+		const { bruno, bakery } = SEED.contacts;
+		const chat = (method: string, route: string, data?: unknown, name = connected.name) =>
+			api().request({ method, url: `/chat/${route}/${name}`, data });
+
+		it('whatsappNumbers answers OnWhatsAppDto rows; a group it cannot read is exists:false', async () => {
+			const response = await chat('POST', 'whatsappNumbers', {
+				numbers: [alice.number, SEED.unregisteredNumber, hikers.id, '120363000000000000@g.us'],
+			});
+			expect(response.status).toBe(200);
+			expect(response.data).toEqual([
+				{ jid: hikers.id, exists: true, number: hikers.id, name: hikers.subject },
+				{ jid: '120363000000000000@g.us', exists: false, number: '120363000000000000@g.us' },
+				{ jid: alice.jid, exists: true, number: alice.number, name: 'Alice' },
+				{
+					jid: `${SEED.unregisteredNumber}@s.messenger.net`,
+					exists: false,
+					number: SEED.unregisteredNumber,
+				},
+			]);
+		});
+
+		it('whatsappNumbers answers what it caught as 400: the Boom of a closed socket', async () => {
+			const response = await chat(
+				'POST',
+				'whatsappNumbers',
+				{ numbers: [alice.number] },
+				pairing.name,
+			);
+			expect(response.status).toBe(400);
+			expect(response.data.output.payload).toEqual({
+				statusCode: 428,
+				error: 'Precondition Required',
+				message: 'Connection Closed',
+			});
+		});
+
+		it('markMessageAsRead takes readMessages (POST, 201)', async () => {
+			const response = await chat('POST', 'markMessageAsRead', {
+				readMessages: [{ id: m.aliceText.shortId, fromMe: false, remoteJid: alice.jid }],
+			});
+			expect(response.status).toBe(201);
+			expect(response.data).toEqual({ message: 'Read messages', read: 'success' });
+		});
+
+		it.each([
+			["the account's own text", m.thanksToBruno, bruno.number, 200, undefined],
+			[
+				'a message of someone else',
+				m.aliceText,
+				alice.number,
+				400,
+				['You cannot edit others messages'],
+			],
+			[
+				'a location (not a text or caption)',
+				m.brunoLocation,
+				bruno.number,
+				400,
+				['Message not compatible'],
+			],
+			[
+				'a message in another chat',
+				m.thanksToBruno,
+				alice.number,
+				400,
+				['RemoteJid does not match'],
+			],
+		])('updateMessage (POST) of %s → %i', async (_case, seed, number, status, message) => {
+			const response = await chat('POST', 'updateMessage', {
+				number,
+				text: 'Edited',
+				key: { id: seed.shortId, remoteJid: seed.remoteJid, fromMe: seed.fromMe },
+			});
+			expect(response.status).toBe(status);
+			if (message) expect(response.data.response.message).toEqual(message);
+			else
+				expect(response.data).toMatchObject({
+					message: {
+						protocolMessage: { type: 'MESSAGE_EDIT', editedMessage: { conversation: 'Edited' } },
+					},
+					status: 'PENDING',
+				});
+		});
+
+		it('deleteMessageForEveryone answers the revoke and announces the deleted row', async () => {
+			const receiver = await startWebhookReceiver();
+			try {
+				await api().post(`/webhook/set/${connected.name}`, {
+					webhook: { enabled: true, url: receiver.url, events: ['MESSAGES_DELETE'] },
+				});
+				const key = { id: m.thanksToBruno.shortId, remoteJid: bruno.jid, fromMe: true };
+				const response = await chat('DELETE', 'deleteMessageForEveryone', key);
+				expect(response.status).toBe(201);
+				expect(response.data.message.protocolMessage).toEqual({ key, type: 'REVOKE' });
+				const [delivery] = await sim.waitForDeliveries(1);
+				expect(delivery.body.data).toMatchObject({
+					id: expect.any(String),
+					instanceId: connected.instanceId,
+					key: { ...key, deleted: true },
+					status: 'DELETED',
+					messageType: 'conversation',
+				});
+				expect(sim.findMessage(connected.name, key.id)).toBeUndefined();
+			} finally {
+				await receiver.stop();
+			}
+		});
+
+		it('getBase64FromMediaMessage answers the file with v2 size and buffer fields (201)', async () => {
+			const response = await chat('POST', 'getBase64FromMediaMessage', {
+				message: { key: { id: m.aliceImage.shortId } },
+			});
+			expect(response.status).toBe(201);
+			expect(response.data).toEqual({
+				mediaType: 'imageMessage',
+				fileName: expect.any(String),
+				caption: expect.any(String),
+				size: {
+					fileLength: expect.stringMatching(/^\d+$/),
+					height: expect.any(Number),
+					width: expect.any(Number),
+				},
+				mimetype: 'image/png',
+				base64: expect.stringMatching(/^iVBORw0KGgo/),
+				buffer: null,
+			});
+		});
+
+		it.each([
+			[
+				'fetchProfilePictureUrl',
+				{ number: alice.number },
+				{ wuid: alice.jid, profilePictureUrl: expect.stringContaining('/api/files/') },
+			],
+			[
+				'fetchProfilePictureUrl',
+				{ number: bruno.number },
+				{ wuid: bruno.jid, profilePictureUrl: null },
+			],
+			[
+				'fetchBusinessProfile',
+				{ number: bakery.number },
+				expect.objectContaining({ isBusiness: true, email: expect.any(String) }),
+			],
+			[
+				'fetchProfile',
+				{ number: connected.ownerNumber },
+				expect.objectContaining({
+					wuid: connected.ownerJid,
+					numberExists: true,
+					picture: expect.stringContaining('/api/files/'),
+					status: { status: expect.any(String), setAt: expect.any(String) },
+					isBusiness: false,
+				}),
+			],
+			[
+				'fetchProfile',
+				{ number: bakery.number },
+				expect.objectContaining({
+					wuid: bakery.jid,
+					isBusiness: true,
+					website: expect.any(String),
+				}),
+			],
+			[
+				'updateProfilePicture',
+				{ picture: 'https://acme.example.com/logo.png' },
+				{ update: 'success' },
+			],
+		])('%s with %j answers 200', async (route, body, expected) => {
+			const response = await chat('POST', route, body);
+			expect(response.status).toBe(200);
+			expect(response.data).toEqual(expected);
+		});
+
+		it('removeProfilePicture (DELETE, no body) answers 200 and the picture is gone', async () => {
+			const response = await chat('DELETE', 'removeProfilePicture');
+			expect(response.status).toBe(200);
+			expect(response.data).toEqual({ update: 'success' });
+			const rows = await api().get(`/instance/fetchInstances?instanceName=${connected.name}`);
+			expect(rows.data[0].profilePicUrl).toBeNull();
+		});
+
+		it.each([
+			['no filter', {}, 4],
+			['where.remoteJid', { where: { remoteJid: alice.jid } }, 1],
+			['where.remoteJid as a number', { where: { remoteJid: bruno.number } }, 1],
+			['where.id (allowed by the schema, read by nothing)', { where: { id: alice.jid } }, 4],
+		])('findContacts with %s → %i rows', async (_case, body, count) => {
+			const response = await chat('POST', 'findContacts', body);
+			expect(response.status).toBe(200);
+			expect(response.data).toHaveLength(count);
+			expect(Object.keys(response.data[0])).toEqual([
+				'id',
+				'remoteJid',
+				'pushName',
+				'profilePicUrl',
+				'createdAt',
+				'updatedAt',
+				'instanceId',
+				'isGroup',
+				'isSaved',
+				'type',
+			]);
+			expect(response.data[0]).toMatchObject({
+				remoteJid: expect.stringMatching(/@s\.messenger\.net$/),
+				instanceId: connected.instanceId,
+				isGroup: false,
+				type: 'contact',
+			});
+		});
+
+		it('findMessages searches by key and answers a page of rows', async () => {
+			const response = await chat('POST', 'findMessages', {
+				where: { key: { id: m.aliceText.shortId } },
+			});
+			expect(response.status).toBe(200);
+			expect(response.data).toEqual({
+				messages: {
+					total: 1,
+					pages: 1,
+					currentPage: 1,
+					records: [
+						{
+							id: expect.any(String),
+							key: { remoteJid: alice.jid, fromMe: false, id: m.aliceText.shortId },
+							pushName: 'Alice',
+							messageType: 'conversation',
+							message: { conversation: 'Hi! Is order #1042 ready for pickup?' },
+							messageTimestamp: expect.any(Number),
+							instanceId: connected.instanceId,
+							source: 'ios',
+							contextInfo: null,
+							MessageUpdate: [],
+						},
+					],
+				},
+			});
+			const all = await chat('POST', 'findMessages', {
+				where: { key: { remoteJid: alice.jid } },
+				offset: 2,
+			});
+			expect(all.data.messages).toMatchObject({ total: 3, pages: 2, currentPage: 1 });
+			expect(all.data.messages.records).toHaveLength(2);
+		});
+
+		it('findChats answers one row per chat with its last message, newest first', async () => {
+			const response = await chat('POST', 'findChats', {});
+			expect(response.status).toBe(200);
+			const remoteJids = response.data.map((row: { remoteJid: string }) => row.remoteJid);
+			expect(remoteJids).toEqual(expect.arrayContaining([alice.jid, bruno.jid, hikers.id]));
+			const aliceChat = response.data.find(
+				(row: { remoteJid: string }) => row.remoteJid === alice.jid,
+			);
+			expect(aliceChat).toEqual({
+				id: expect.any(String),
+				remoteJid: alice.jid,
+				pushName: expect.any(String),
+				profilePicUrl: expect.any(String),
+				updatedAt: expect.stringMatching(ISO_DATE),
+				windowStart: expect.stringMatching(ISO_DATE),
+				windowExpires: expect.stringMatching(ISO_DATE),
+				windowActive: false,
+				lastMessage: expect.objectContaining({
+					key: expect.objectContaining({ remoteJid: alice.jid }),
+					sessionId: null,
+				}),
+				unreadCount: expect.any(Number),
+				isSaved: true,
+			});
+			const one = await chat('POST', 'findChats', { where: { remoteJid: bruno.number } });
+			expect(one.data.map((row: { remoteJid: string }) => row.remoteJid)).toEqual([bruno.jid]);
+		});
+
+		it('findStatusMessage answers MessageUpdate rows of a message', async () => {
+			const response = await chat('POST', 'findStatusMessage', {
+				where: { id: m.replyToAlice.shortId },
+			});
+			expect(response.status).toBe(200);
+			expect(response.data.map((row: { status: string }) => row.status)).toEqual([
+				'SERVER_ACK',
+				'DELIVERY_ACK',
+				'READ',
+			]);
+			expect(response.data[0]).toEqual({
+				id: expect.any(String),
+				keyId: m.replyToAlice.shortId,
+				remoteJid: alice.jid,
+				fromMe: true,
+				participant: null,
+				pollUpdates: null,
+				status: 'SERVER_ACK',
+				messageId: expect.any(String),
+				instanceId: connected.instanceId,
+			});
+		});
+
+		it.each([
+			[
+				'updateProfilePicture',
+				{ picture: 'not a picture' },
+				['Error updating profile picture', '[object Object]'],
+			],
+			[
+				'deleteMessageForEveryone',
+				{ id: 'x', remoteJid: alice.jid, fromMe: true },
+				['Error while deleting message for everyone', 'Error: Connection Closed'],
+			],
+		])('%s fails as its service wraps the error (500)', async (route, body, message) => {
+			const name = route === 'updateProfilePicture' ? connected.name : pairing.name;
+			const method = route === 'deleteMessageForEveryone' ? 'DELETE' : 'POST';
+			const response = await chat(method, route, body, name);
+			expect(response.status).toBe(500);
+			expect(response.data.response.message).toEqual(message);
+		});
+	});
+
+	describe("v1's bodies, refused as 2.3.6's validators and controllers refuse them", () => {
+		const requires = (...names: string[]) => [
+			names.map((name) => `instance requires property "${name}"`),
+		];
+		const v1Key = { id: SEED.messages.aliceText.shortId, remoteJid: alice.jid, fromMe: false };
+
+		it.each([
+			[
+				'POST',
+				'message/sendText',
+				{ number: alice.number, textMessage: { text: 'Hi' } },
+				400,
+				requires('text'),
+			],
+			[
+				'POST',
+				'message/sendMedia',
+				{
+					number: alice.number,
+					mediaMessage: { mediatype: 'image', media: 'https://acme.example.com/a.png' },
+				},
+				400,
+				requires('mediatype'),
+			],
+			[
+				'POST',
+				'message/sendLocation',
+				{ number: alice.number, locationMessage: { latitude: -23.5, longitude: -46.6 } },
+				400,
+				requires('latitude', 'longitude', 'name', 'address'),
+			],
+			[
+				'POST',
+				'message/sendContact',
+				{
+					number: alice.number,
+					contactMessage: [{ fullName: 'Bruno', phoneNumber: '5511987650002' }],
+				},
+				400,
+				requires('contact'),
+			],
+			[
+				'POST',
+				'message/sendList',
+				{ number: alice.number, listMessage: { title: 'Menu', buttonText: 'Open', sections: [] } },
+				400,
+				requires('title', 'footerText', 'buttonText', 'sections'),
+			],
+			['POST', 'chat/markMessageAsRead', { read_messages: [v1Key] }, 400, requires('readMessages')],
+			[
+				'POST',
+				'webhook/set',
+				{ url: 'http://127.0.0.1:9/hooks', enabled: true, events: [] },
+				400,
+				requires('webhook'),
+			],
+			['POST', 'instance/setPresence', {}, 400, requires('presence')],
+			// The schema takes these (nothing required but number); the controllers refuse them.
+			[
+				'POST',
+				'message/sendWhatsAppAudio',
+				{
+					number: alice.number,
+					options: { encoding: true },
+					audioMessage: { audio: 'https://acme.example.com/a.mp3' },
+				},
+				400,
+				['Owned media must be a url, base64, or valid file with buffer'],
+			],
+			[
+				'POST',
+				'message/sendSticker',
+				{ number: alice.number, stickerMessage: { image: 'https://acme.example.com/s.png' } },
+				400,
+				['Owned media must be a url or base64'],
+			],
+		])('%s /%s with %j → %i', async (method, route, body, status, message) => {
+			const response = await api().request({
+				method,
+				url: `/${route}/${connected.name}`,
+				data: body,
+			});
+			expect(response.status).toBe(status);
+			expect(response.data).toEqual({ status, error: 'Bad Request', response: { message } });
 		});
 	});
 

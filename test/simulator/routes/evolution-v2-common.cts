@@ -8,6 +8,7 @@ import { v2MessageRaw } from '../evolution-v2-events.cts';
 import { contactChatId, createJid, digitsOf, isGroupId } from '../ids.cts';
 import { findMessage, type Instance, type MessageContent } from '../state.cts';
 import { isObject, type JsonObject } from '../validation.cts';
+import { EVOLUTION_V2, checkEvolutionV2 } from '../../compatibility/evolution-v2.cts';
 import type { SentRequest, Verdict } from '../../compatibility/verdicts.cts';
 import { instanceGuard, requireConnected } from './guards.cts';
 import { applySendDelay } from './instance-common.cts';
@@ -15,22 +16,19 @@ import { checkUsers, sortNumbers } from './instance-contacts.cts';
 
 /**
  * Evolution 2.3.6's own request validation: the route its routers declare for the method and path,
- * the RouterBroker validator that route calls, and its JSON schema judged by `jsonschema`, as
- * `checkEvolutionV2` of test/compatibility/evolution-v2.cts restates them. This is the one place the
- * v2 routes ask; it waits for `checkEvolutionV2` and, until that is in the tree, accepts every
- * request, so only the controllers' and services' own checks refuse bodies.
+ * the RouterBroker validator that route calls, and its JSON schema judged by `jsonschema` (its
+ * validator), as test/compatibility/evolution-v2.cts restates them. The one place v2 routes ask.
  */
 export function validateV2(request: SentRequest): Verdict {
-	return { outcome: 'accepted', endpoint: `${request.method} ${request.path}` };
+	return checkEvolutionV2(request);
 }
 
 /**
- * How the route's validator words a refusal: dataValidate nests its messages once more
- * (`[["instance requires property \"text\""]]`), the group validators list them flat.
+ * Refuses what 2.3.6's routers refuse before a controller runs: no such route (404 as Express), or
+ * a body its validator rejects (400). dataValidate nests its messages once more
+ * (`[["instance requires property \"text\""]]`); the group validators list them flat.
  */
-export type V2Validator = 'data' | 'group';
-
-function refuseInvalid(context: RequestContext, validator: V2Validator): void {
+export function refuseInvalid(context: RequestContext): void {
 	const verdict = validateV2({
 		method: context.method,
 		path: context.rawPath,
@@ -38,11 +36,13 @@ function refuseInvalid(context: RequestContext, validator: V2Validator): void {
 		body: context.body,
 	});
 	if (verdict.outcome === 'absent') throw evolutionError.routeNotFound(context.method, context.url);
-	if (verdict.outcome === 'rejected') {
-		throw validator === 'group'
-			? evolutionError.badRequest(...verdict.reasons)
-			: evolutionError.schema(verdict.reasons);
-	}
+	if (verdict.outcome === 'accepted') return;
+	const route = EVOLUTION_V2.routes.find(
+		(candidate) => `${candidate.method} ${candidate.path}` === verdict.endpoint,
+	);
+	throw route?.validator === 'dataValidate'
+		? evolutionError.schema(verdict.reasons)
+		: evolutionError.badRequest(...verdict.reasons);
 }
 
 /** A route of an instance: its guards (instance 404, then apikey 401), validation, then the handler. */
@@ -50,7 +50,6 @@ export function v2Route(
 	method: string,
 	pattern: string,
 	handler: (context: RequestContext, instance: Instance) => ReturnType<Handler>,
-	validator: V2Validator = 'data',
 ): Route {
 	return {
 		method,
@@ -58,7 +57,7 @@ export function v2Route(
 		family: 'instance',
 		handler: (context) => {
 			const instance = instanceGuard(context);
-			refuseInvalid(context, validator);
+			refuseInvalid(context);
 			return handler(context, instance);
 		},
 	};
@@ -72,12 +71,19 @@ export function keptRoute(
 	routes: Route[],
 	v1Method: string,
 	pattern: string,
-	validator: V2Validator = 'data',
 	method = v1Method,
 ): Route {
 	const v1 = routes.find((route) => route.method === v1Method && route.pattern === pattern);
 	if (!v1) throw new Error(`No v1 route ${v1Method} ${pattern} to keep`);
-	return v2Route(method, pattern, (context) => v1.handler(context), validator);
+	return v2Route(method, pattern, (context) => v1.handler(context));
+}
+
+/**
+ * Calls on a socket that is not open fail with Baileys' "Connection Closed", which each service
+ * wraps in its own exception (`make` builds it from the error's toString()).
+ */
+export function refuseUnlessOpen(instance: Instance, make: (reason: string) => Error): void {
+	if (instance.state !== 'open') throw make('Error: Connection Closed');
 }
 
 /** The body as 2.3.6's DTO sees it (Express gives `{}` when there is none). */

@@ -7,13 +7,14 @@ import {
 	changeConnectionStateV2,
 	newQrCodeV2,
 	qrCodeOf,
+	reconnectV2,
 } from '../evolution-v2-events.cts';
 import { newRecordId } from '../ids.cts';
 import { fileUrlOrNull } from '../render.cts';
 import type { Instance } from '../state.cts';
 import { isObject } from '../validation.cts';
 import { instanceAdminRoutes } from './instance-admin.cts';
-import { bodyOf, keptRoute, v2Route } from './evolution-v2-common.cts';
+import { bodyOf, keptRoute, refuseUnlessOpen, v2Route } from './evolution-v2-common.cts';
 
 export const EVOLUTION_V2_VERSION = '2.3.6';
 /** DATABASE_CONNECTION_CLIENT_NAME of 2.3.6's .env.example. */
@@ -154,8 +155,7 @@ function restart(context: RequestContext, instance: Instance) {
 	if (instance.state === 'close')
 		return { status: 200, body: { error: true, message: '[object Object]' } };
 	if (instance.state === 'open') {
-		changeConnectionStateV2(events, core.baseUrl, instance, 'connecting');
-		changeConnectionStateV2(events, core.baseUrl, instance, 'open');
+		reconnectV2(events, core.baseUrl, instance);
 		return { status: 200, body: stateOf(instance) };
 	}
 	const shown = qrCodeOf(events, instance);
@@ -167,7 +167,7 @@ function restart(context: RequestContext, instance: Instance) {
 /** setPresence: 201 `{presence}`; the socket refuses while the instance is not open. */
 function setPresence(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
-	if (instance.state !== 'open') throw evolutionError.badRequest('Error: Connection Closed');
+	refuseUnlessOpen(instance, (reason) => evolutionError.badRequest(reason));
 	instance.presence = String(body.presence);
 	return { status: 201, body: { presence: body.presence } };
 }

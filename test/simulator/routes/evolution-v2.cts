@@ -1,9 +1,11 @@
 // Every route Evolution API 2.3.6 answers in the simulator (its evolution-v2 dialect).
 import type { Route } from '../core.cts';
+import { evolutionV2ChatRoutes } from './evolution-v2-chat.cts';
 import { evolutionV2InstanceRoutes } from './evolution-v2-instance.cts';
 import { evolutionV2MessageRoutes } from './evolution-v2-messages.cts';
 
 export const evolutionV2Routes: Route[] = [
 	...evolutionV2InstanceRoutes,
 	...evolutionV2MessageRoutes,
+	...evolutionV2ChatRoutes,
 ];

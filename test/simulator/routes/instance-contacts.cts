@@ -2,7 +2,7 @@
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { contactJid, createJid, isGroupId } from '../ids.cts';
-import { isRegistered, type Instance } from '../state.cts';
+import { isRegistered, type Contact, type Instance } from '../state.cts';
 import { assertEvolutionBody, type Schema } from '../validation.cts';
 import { instanceGuard } from './guards.cts';
 
@@ -100,6 +100,11 @@ export function whatsappNumber(instance: Instance, numbers: string[]) {
 	return [...broadcasts, ...found, ...checkUsers(instance, users)];
 }
 
+/** The name Evolution stores for a contact: its push name, else its saved name, else its number. */
+export function storedPushName(contact: Contact): string {
+	return contact.pushName || contact.name || contact.number;
+}
+
 /** whatsappNumber's numbers by kind, each `number` as it was sent with the JID createJid makes of it. */
 export function sortNumbers(numbers: string[]) {
 	const sent = numbers.map((number) => ({ number, jid: createJid(number) }));
@@ -126,8 +131,7 @@ export function checkUsers(instance: Instance, users: Array<{ number: string; ji
 			verified.find((jid) => spellings.includes(jid)) ?? verified.find((jid) => jid === user.jid);
 		const jid = match ?? user.jid;
 		const contact = instance.contacts.get(jid.split('@')[0]);
-		// Evolution stores a contact's push name, else its saved name, else its number.
-		const name = contact ? contact.pushName || contact.name || contact.number : undefined;
+		const name = contact ? storedPushName(contact) : undefined;
 		return { exists: match !== undefined, jid, ...(name ? { name } : {}), number: user.number };
 	});
 }

@@ -12,6 +12,7 @@ import {
 	type Instance,
 	type ListSection,
 	type MessageContent,
+	type StoredMessage,
 } from '../state.cts';
 import { assertEvolutionBody, isObject, type JsonObject, type Schema } from '../validation.cts';
 import { instanceGuard, requireConnected } from './guards.cts';
@@ -300,18 +301,23 @@ function markMessageAsRead(context: RequestContext) {
 	const instance = instanceGuard(context);
 	const body = assertEvolutionBody(context.body, readMessageSchema);
 	requireConnected(instance);
-	for (const key of body.read_messages as JsonObject[]) {
+	readMessages(instance, body.read_messages as JsonObject[]);
+	return { status: 201, body: { message: 'Read messages', read: 'success' } };
+}
+
+/** Baileys readMessages (called the same way by 1.8.2 and 2.3.6): users' and groups' keys only. */
+export function readMessages(instance: Instance, keys: JsonObject[]): void {
+	for (const key of keys) {
 		const jid = String(key.remoteJid);
 		if (!jid.endsWith('@g.us') && !jid.endsWith('@s.whatsapp.net')) continue;
 		const message = findMessage(instance, String(key.id));
 		if (message && !message.fromMe && chatIdToJid(message.chatId) === jid)
 			ensureChat(instance, message.chatId).unreadCount = 0;
 	}
-	return { status: 201, body: { message: 'Read messages', read: 'success' } };
 }
 
 /** What Baileys answers for a protocol message (revoke, edit) it sent: a WebMessageInfo. */
-function protocolMessageResult(remoteJid: string, protocolMessage: JsonObject) {
+export function protocolMessageResult(remoteJid: string, protocolMessage: JsonObject) {
 	return {
 		key: { remoteJid, fromMe: true, id: newShortMessageId() },
 		message: { protocolMessage },
@@ -328,6 +334,21 @@ function deleteMessageForEveryone(context: RequestContext) {
 	const instance = instanceGuard(context);
 	const body = assertEvolutionBody(context.body, deleteMessageSchema);
 	requireConnected(instance);
+	const revoke = revokeForEveryone(instance, body, (message) =>
+		emitDeletion(context.events, instance, message),
+	);
+	return { status: 201, body: revoke };
+}
+
+/**
+ * The revoke both versions send: the message named disappears when it is the account's own or a
+ * member's in a group (`announce` then tells of it); Baileys' revoke message is returned.
+ */
+export function revokeForEveryone(
+	instance: Instance,
+	body: JsonObject,
+	announce: (message: StoredMessage) => void,
+) {
 	const remoteJid = String(body.remoteJid);
 	const message = findMessage(instance, String(body.id));
 	if (
@@ -338,11 +359,11 @@ function deleteMessageForEveryone(context: RequestContext) {
 	) {
 		message.revoked = true;
 		recordStatus(message, 'DELETED');
-		emitDeletion(context.events, instance, message);
+		announce(message);
 	}
 	const key: JsonObject = { remoteJid, fromMe: body.fromMe, id: body.id };
 	if (body.participant) key.participant = body.participant;
-	return { status: 201, body: protocolMessageResult(remoteJid, { key, type: 'REVOKE' }) };
+	return protocolMessageResult(remoteJid, { key, type: 'REVOKE' });
 }
 
 /** sendMessage(jid, {text, edit: key}): the account's own text messages change; 200. */

@@ -170,11 +170,9 @@ function findStatusMessage(context: RequestContext) {
 	return { status: 200, body: matching.slice(0, limit) };
 }
 
-function getBase64FromMediaMessage(context: RequestContext) {
-	const instance = instanceGuard(context);
-	const body = assertEvolutionBody(context.body, mediaMessageSchema);
-	requireConnected(instance);
-	const key = isObject(body.message) && isObject(body.message.key) ? body.message.key : undefined;
+/** The media message `{key: {id}}` names and its file, or the 400 getBase64FromMediaMessage answers. */
+export function storedMedia(instance: Instance, named: unknown) {
+	const key = isObject(named) && isObject(named.key) ? named.key : undefined;
 	const message = typeof key?.id === 'string' ? findMessage(instance, key.id) : undefined;
 	if (!message) throw evolutionError.badRequest('Message not found');
 	const content = message.content;
@@ -182,6 +180,14 @@ function getBase64FromMediaMessage(context: RequestContext) {
 		throw evolutionError.badRequest('The message is not of the media type');
 	const file = instance.files.get(content.file);
 	if (!file) throw evolutionError.badRequest('Message not found');
+	return { message, content, file };
+}
+
+function getBase64FromMediaMessage(context: RequestContext) {
+	const instance = instanceGuard(context);
+	const body = assertEvolutionBody(context.body, mediaMessageSchema);
+	requireConnected(instance);
+	const { content, file } = storedMedia(instance, body.message);
 	const convertAudio = body.convertToMp4 === true && content.mediaType === 'audioMessage';
 	const size: Record<string, unknown> = { fileLength: String(file.data.length) };
 	if (file.width !== undefined) Object.assign(size, { height: file.height, width: file.width });
@@ -198,7 +204,7 @@ function getBase64FromMediaMessage(context: RequestContext) {
 	};
 }
 
-function pictureFileOf(instance: Instance, jid: string): string | null | undefined {
+export function pictureFileOf(instance: Instance, jid: string): string | null | undefined {
 	if (isGroupId(jid)) return instance.groups.get(jid)?.pictureFile;
 	const number = jid.split('@')[0];
 	if (number === instance.ownerNumber) return instance.profilePictureFile;
