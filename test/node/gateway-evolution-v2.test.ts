@@ -7,6 +7,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
+import { SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
 import { byId, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
@@ -131,7 +133,9 @@ describe('Message → Send Text on Evolution API v2', () => {
 		expect(verdicts().map((verdict) => verdict.outcome)).toEqual(['accepted']);
 	});
 
-	it('Presence While Delaying "recording" is refused before any request (v2 shows typing for texts)', async () => {
+	it('Presence While Delaying is not sent: v2 has no such field and shows typing by itself', async () => {
+		gateway.respondWith({ status: 201, body: SENT });
+
 		const result = await onV2({
 			resource: 'message',
 			operation: 'sendText',
@@ -140,10 +144,8 @@ describe('Message → Send Text on Evolution API v2', () => {
 			options: { delay: 500, presence: 'recording' },
 		});
 
-		expect(result.error?.message).toMatch(
-			/^Presence While Delaying cannot be recording on Evolution API v2/,
-		);
-		expect(gateway.requests).toEqual([]);
+		expect(result.error?.message).toBeUndefined();
+		expect(bodies()).toEqual([{ number: ALICE, text: 'Hello', delay: 500 }]);
 	});
 });
 
@@ -207,4 +209,71 @@ describe('a credential without the Gateway choice (saved before it existed)', ()
 		expect(result.error?.message).toBeUndefined();
 		expect(bodies()).toEqual([{ number: ALICE, textMessage: { text: 'Hi' } }]);
 	});
+});
+
+describe('every send, against the simulator playing Evolution API 2.3.6', () => {
+	let v2: Simulator;
+	beforeAll(async () => {
+		v2 = await startSimulator({ gateway: 'evolution-v2' });
+	});
+	afterAll(async () => {
+		await v2.stop();
+	});
+	beforeEach(() => v2.reset());
+
+	const PNG_BASE64 = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
+	it.each<[string, string, INodeParameters]>([
+		['text', 'sendText', { text: 'Hello', options: { delay: 100, linkPreview: false } }],
+		[
+			'location with name and address',
+			'sendLocation',
+			{ latitude: -23.55, longitude: -46.63, name: 'Office', address: 'Av. Paulista, 1000' },
+		],
+		['location without name or address', 'sendLocation', { latitude: -23.55, longitude: -46.63 }],
+		[
+			'contact card',
+			'sendContact',
+			{ contacts: { contact: [{ fullName: 'Acme Support', phoneNumber: '5511987650003' }] } },
+		],
+		[
+			'list without a footer',
+			'sendList',
+			{
+				title: 'Menu',
+				description: 'Pick one',
+				buttonText: 'Open',
+				rows: { row: [{ title: 'Soup' }, { title: 'Salad' }] },
+			},
+		],
+		[
+			'image from a URL with a caption',
+			'sendMedia',
+			{ mediaSource: 'url', mediaUrl: 'https://cdn.example.com/a.png', caption: 'Our menu' },
+		],
+		['voice note from base64', 'sendAudio', { mediaSource: 'base64', mediaBase64: 'SUQzBAAAAAAA' }],
+		['sticker from base64', 'sendSticker', { mediaSource: 'base64', mediaBase64: PNG_BASE64 }],
+	])(
+		'%s: valid for 2.3.6, the full message ID in the output',
+		async (_name, operation, parameters) => {
+			const result = await runGateway(
+				v2,
+				{
+					resource: 'message',
+					operation,
+					session: SEED.instances.connected.name,
+					chatId: byId(ALICE),
+					...parameters,
+				},
+				{ gateway: 'evolutionV2' },
+			);
+
+			expect(result.error?.message).toBeUndefined();
+			expect(v2.requests.map((request) => checkEvolutionV2(request))).toEqual([
+				expect.objectContaining({ outcome: 'accepted' }),
+			]);
+			expect(result.outputs[0][0].json.messageId).toMatch(
+				new RegExp(`^true_${ALICE}@c\\.us_[A-Z0-9]+$`),
+			);
+		},
+	);
 });

@@ -7,7 +7,9 @@ import type {
 
 import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { parseFullMessageId, toChatId, toNumber } from '../../shared/identifiers';
-import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
+import type { GatewayName } from '../../shared/gateways';
+import { evolutionV2SendBody } from '../../shared/gateways/evolution-v2/send-bodies';
+import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
 import { textFrom } from './fields';
 import { chatIdToJid, delayAndPresence, fullIdFromKey, responseObject } from './message';
 
@@ -46,6 +48,21 @@ export function readSendOptions(
 	return sendOptions;
 }
 
+/** A send's body as each gateway other than the Messaging Gateway API takes it (same route). */
+const SEND_BODIES: Partial<
+	Record<GatewayName, (endpoint: string, body: IDataObject) => IDataObject>
+> = { evolutionV2: evolutionV2SendBody };
+
+/** A `/message/<endpoint>` body of the Messaging Gateway API as the credential's gateway takes it. */
+export async function sendBodyFor(
+	this: IExecuteFunctions,
+	endpoint: string,
+	specBody: IDataObject,
+): Promise<IDataObject> {
+	const toGateway = SEND_BODIES[await selectedGateway.call(this)];
+	return toGateway ? toGateway(endpoint, specBody) : specBody;
+}
+
 /**
  * POSTs `/message/<endpoint>/<session>` with `{number, options?, ...content}` and outputs the
  * gateway's answer with the full message ID, so React, Edit or Delete can follow.
@@ -59,9 +76,10 @@ export async function sendToChat(
 	sendOptions: IDataObject,
 	content: IDataObject,
 ): Promise<INodeExecutionData[]> {
-	const body: IDataObject = { number: toNumber(chat) };
-	if (Object.keys(sendOptions).length > 0) body.options = sendOptions;
-	Object.assign(body, content);
+	const specBody: IDataObject = { number: toNumber(chat) };
+	if (Object.keys(sendOptions).length > 0) specBody.options = sendOptions;
+	Object.assign(specBody, content);
+	const body = await sendBodyFor.call(this, endpoint, specBody);
 	const response = await gatewayApiRequest.call(
 		this,
 		'POST',

@@ -28,7 +28,7 @@ import {
 } from '../common.descriptions';
 import { booleanFrom, optionBoolean, readOptions, readRequiredText } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
-import { readQuoted, replyToOption } from '../../helpers/instance-send';
+import { readQuoted, replyToOption, sendBodyFor } from '../../helpers/instance-send';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -206,7 +206,7 @@ export async function postText(
 		this,
 		'POST',
 		gatewayPath`/message/sendText/${request.session}`,
-		{ body, itemIndex },
+		{ body: await sendBodyFor.call(this, 'sendText', body), itemIndex },
 	);
 	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(request.chat));
