@@ -97,14 +97,30 @@ export interface GatewayEvents {
 	message(sink: EventSink, baseUrl: string, instance: Instance, message: StoredMessage): void;
 	deletion(sink: EventSink, instance: Instance, message: StoredMessage): void;
 	connection(sink: EventSink, baseUrl: string, instance: Instance, state: ConnectionState): void;
+	/** Members of a group changed (GROUP_PARTICIPANTS_UPDATE). */
+	participants(
+		sink: EventSink,
+		baseUrl: string,
+		instance: Instance,
+		update: ParticipantsUpdate,
+	): void;
 	/** A message as the `data` of its upsert delivery (without base64): MessageSnapshot.evolution. */
 	upsertData(instance: Instance, message: StoredMessage, baseUrl: string): Record<string, unknown>;
+}
+
+/** Baileys' group-participants.update: the group, the members' JIDs, what happened to them. */
+export interface ParticipantsUpdate {
+	id: string;
+	participants: string[];
+	action: string;
 }
 
 export const EVOLUTION_V1_EVENTS: GatewayEvents = {
 	message: emitMessage,
 	deletion: emitDeletion,
 	connection: (sink, _baseUrl, instance, state) => changeConnectionState(sink, instance, state),
+	participants: (sink, _baseUrl, instance, update) =>
+		sink.emit(instance, 'GROUP_PARTICIPANTS_UPDATE', update),
 	upsertData: (instance, message, baseUrl) => evolutionUpsertData(instance, message, baseUrl),
 };
 

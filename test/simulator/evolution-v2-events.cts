@@ -3,7 +3,12 @@
 // WebhookController posts deliveries (the configured headers, `jwt_key` signed into Authorization).
 import { createHash, createHmac } from 'node:crypto';
 
-import { enterConnectionState, webhookBase64, type GatewayEvents } from './events.cts';
+import {
+	enterConnectionState,
+	webhookBase64,
+	type GatewayEvents,
+	type ParticipantsUpdate,
+} from './events.cts';
 import { isGroupId, newPairingCode, newQrPayload } from './ids.cts';
 import { qrCodeDataUri } from './png.cts';
 import { evolutionContent, evolutionKey, fileUrlOrNull } from './render.cts';
@@ -298,12 +303,37 @@ export function qrCodeOf(sink: EventSink, instance: Instance): QrCode {
 	return currentQr.get(instance) ?? newQrCodeV2(sink, instance, false);
 }
 
+/**
+ * 2.3.6 adds `participantsData` to GROUP_PARTICIPANTS_UPDATE: each member's number, and the name
+ * and picture its /group/participants knows (none for one who left).
+ */
+function participantsV2(
+	sink: EventSink,
+	baseUrl: string,
+	instance: Instance,
+	update: ParticipantsUpdate,
+): void {
+	const participantsData = update.participants.map((jid) => {
+		const number = jid.split('@')[0];
+		const member = instance.groups.get(update.id)?.participants.some((p) => p.number === number);
+		const contact = member ? instance.contacts.get(number) : undefined;
+		return {
+			jid,
+			phoneNumber: number,
+			name: contact ? contact.pushName || contact.name || undefined : undefined,
+			imgUrl: contact ? fileUrlOrNull(baseUrl, instance, contact.pictureFile) : undefined,
+		};
+	});
+	sink.emit(instance, 'GROUP_PARTICIPANTS_UPDATE', { ...update, participantsData });
+}
+
 export const EVOLUTION_V2_EVENTS: GatewayEvents = {
 	message: emitMessage,
 	// A revoke from the network: MESSAGES_DELETE carries the revoked message's key, as in v1.
 	deletion: (sink, instance, message) =>
 		sink.emit(instance, 'MESSAGES_DELETE', evolutionKey(instance, message)),
 	connection: changeConnectionStateV2,
+	participants: participantsV2,
 	upsertData: (instance, message, baseUrl) => v2MessageRaw(instance, message, baseUrl),
 };
 

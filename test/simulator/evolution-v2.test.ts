@@ -829,6 +829,129 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 		});
 	});
 
+	describe('groups (/group/*)', () => {
+		const team = SEED.groups.team;
+		const { bruno, bakery } = SEED.contacts;
+		const group = (method: string, url: string, data?: unknown) =>
+			api().request({ method, url: `/group/${url}`, data });
+
+		it.each([
+			[
+				'POST',
+				`create/${connected.name}`,
+				{ subject: 'Bakers', participants: [bakery.number] },
+				201,
+				expect.objectContaining({ subject: 'Bakers', size: 2 }),
+			],
+			[
+				'GET',
+				`findGroupInfos/${connected.name}?groupJid=${hikers.id}`,
+				undefined,
+				200,
+				expect.objectContaining({
+					id: hikers.id,
+					subject: hikers.subject,
+					isCommunity: false,
+					isCommunityAnnounce: false,
+				}),
+			],
+			[
+				'GET',
+				`fetchAllGroups/${connected.name}?getParticipants=false`,
+				undefined,
+				200,
+				expect.arrayContaining([expect.objectContaining({ id: team.id, isCommunity: false })]),
+			],
+			[
+				'GET',
+				`participants/${connected.name}?groupJid=${hikers.id}`,
+				undefined,
+				200,
+				{ participants: expect.any(Array) },
+			],
+			[
+				'POST',
+				`updateParticipant/${connected.name}?groupJid=${hikers.id}`,
+				{ action: 'add', participants: [bakery.number] },
+				201,
+				{ updateParticipants: [expect.objectContaining({ status: '200', jid: bakery.jid })] },
+			],
+			[
+				'POST',
+				`sendInvite/${connected.name}`,
+				{ groupJid: hikers.id, description: 'Join us', numbers: [bruno.number] },
+				200,
+				{ send: true, inviteUrl: expect.stringContaining(SEED.groups.hikers.inviteCode) },
+			],
+			[
+				'DELETE',
+				`leaveGroup/${connected.name}?groupJid=${team.id}`,
+				undefined,
+				200,
+				{ groupJid: team.id, leave: true },
+			],
+		])('%s /group/%s → %i', async (method, url, body, status, expected) => {
+			const response = await group(method, url, body);
+			expect(response.status).toBe(status);
+			expect(response.data).toEqual(expected);
+		});
+
+		it.each([
+			[
+				'GET',
+				`participants/${connected.name}`,
+				undefined,
+				['The group id needs to be informed in the query'],
+			],
+			[
+				'GET',
+				`fetchAllGroups/${connected.name}`,
+				undefined,
+				['The getParticipants needs to be informed in the query'],
+			],
+			[
+				'DELETE',
+				`leaveGroup/${connected.name}?groupJid=120363000000000000@g.us`,
+				undefined,
+				['Unable to leave the group', 'Error: item-not-found'],
+			],
+			[
+				'POST',
+				`create/${connected.name}`,
+				{ subject: 'x', participants: ['123'] },
+				[['"participants" must be an array of numeric strings']],
+			],
+		])('%s /group/%s is refused (400)', async (method, url, body, message) => {
+			const response = await group(method, url, body);
+			expect(response.status).toBe(400);
+			expect(response.data.response.message).toEqual(message);
+		});
+
+		it("announces GROUP_PARTICIPANTS_UPDATE with 2.3.6's participantsData", async () => {
+			const receiver = await startWebhookReceiver();
+			try {
+				await api().post(`/webhook/set/${connected.name}`, {
+					webhook: { enabled: true, url: receiver.url, events: ['GROUP_PARTICIPANTS_UPDATE'] },
+				});
+				await group('POST', `updateParticipant/${connected.name}?groupJid=${hikers.id}`, {
+					action: 'promote',
+					participants: [bruno.number],
+				});
+				const [delivery] = await sim.waitForDeliveries(1);
+				expect(delivery.body.data).toEqual({
+					id: hikers.id,
+					participants: [bruno.jid],
+					action: 'promote',
+					participantsData: [
+						{ jid: bruno.jid, phoneNumber: bruno.number, name: 'Bruno', imgUrl: null },
+					],
+				});
+			} finally {
+				await receiver.stop();
+			}
+		});
+	});
+
 	describe("v1's bodies, refused as 2.3.6's validators and controllers refuse them", () => {
 		const requires = (...names: string[]) => [
 			names.map((name) => `instance requires property "${name}"`),

@@ -65,17 +65,22 @@ export function v2Route(
 
 /**
  * A v1 route whose behaviour 2.3.6 kept (its service code is the same): the v1 handler behind v2's
- * guards and validation, under 2.3.6's method when that changed.
+ * guards and validation, under 2.3.6's method when that changed, its answer reshaped where 2.3.6
+ * adds to it.
  */
 export function keptRoute(
 	routes: Route[],
 	v1Method: string,
 	pattern: string,
-	method = v1Method,
+	options: { method?: string; reshape?: (body: unknown) => unknown } = {},
 ): Route {
 	const v1 = routes.find((route) => route.method === v1Method && route.pattern === pattern);
 	if (!v1) throw new Error(`No v1 route ${v1Method} ${pattern} to keep`);
-	return v2Route(method, pattern, (context) => v1.handler(context));
+	const { method = v1Method, reshape } = options;
+	return v2Route(method, pattern, async (context) => {
+		const reply = await v1.handler(context);
+		return reshape ? { ...reply, body: reshape(reply.body) } : reply;
+	});
 }
 
 /**

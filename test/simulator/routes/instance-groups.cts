@@ -148,7 +148,7 @@ function createGroup(context: RequestContext) {
 	]);
 	if (body.promoteParticipants === true) {
 		for (const participant of group.participants.slice(1)) participant.admin = 'admin';
-		context.events.emit(instance, 'GROUP_PARTICIPANTS_UPDATE', {
+		context.core.gatewayEvents.participants(context.events, context.core.baseUrl, instance, {
 			id: group.id,
 			participants: members.map((number) => contactJid(number)),
 			action: 'promote',
@@ -244,7 +244,7 @@ function updateParticipants(context: RequestContext) {
 	});
 	const changed = results.filter((result) => result.status === '200').map((result) => result.jid);
 	if (changed.length > 0) {
-		context.events.emit(instance, 'GROUP_PARTICIPANTS_UPDATE', {
+		context.core.gatewayEvents.participants(context.events, context.core.baseUrl, instance, {
 			id: group.id,
 			participants: changed,
 			action,
