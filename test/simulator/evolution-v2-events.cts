@@ -3,6 +3,7 @@
 // WebhookController posts deliveries (the configured headers, `jwt_key` signed into Authorization).
 import { createHash, createHmac } from 'node:crypto';
 
+import { EVOLUTION_V2 } from '../compatibility/evolution-v2.cts';
 import {
 	enterConnectionState,
 	webhookBase64,
@@ -21,40 +22,21 @@ import {
 } from './state.cts';
 import type { DeliveryFlavour, EventSink } from './webhooks.cts';
 
-/** EventController.events: what POST /webhook/set accepts, and what an empty list stands for. */
-export const EVOLUTION_V2_WEBHOOK_EVENTS = [
-	'APPLICATION_STARTUP',
-	'QRCODE_UPDATED',
-	'MESSAGES_SET',
-	'MESSAGES_UPSERT',
-	'MESSAGES_EDITED',
-	'MESSAGES_UPDATE',
-	'MESSAGES_DELETE',
-	'SEND_MESSAGE',
-	'SEND_MESSAGE_UPDATE',
-	'CONTACTS_SET',
-	'CONTACTS_UPSERT',
-	'CONTACTS_UPDATE',
-	'PRESENCE_UPDATE',
-	'CHATS_SET',
-	'CHATS_UPSERT',
-	'CHATS_UPDATE',
-	'CHATS_DELETE',
-	'GROUPS_UPSERT',
-	'GROUP_UPDATE',
-	'GROUP_PARTICIPANTS_UPDATE',
-	'CONNECTION_UPDATE',
-	'LABELS_EDIT',
-	'LABELS_ASSOCIATION',
-	'CALL',
-	'TYPEBOT_START',
-	'TYPEBOT_CHANGE_STATUS',
-	'REMOVE_INSTANCE',
-	'LOGOUT_INSTANCE',
-	'INSTANCE_CREATE',
-	'INSTANCE_DELETE',
-	'STATUS_INSTANCE',
-];
+/**
+ * EventController.events: what POST /webhook/set accepts, and what an empty list stands for — the
+ * enum of 2.3.6's webhookSchema, as the compatibility reference restates it.
+ */
+export const EVOLUTION_V2_WEBHOOK_EVENTS: readonly string[] = webhookEventNames();
+
+function webhookEventNames(): string[] {
+	const webhook = EVOLUTION_V2.schemas.webhookSchema.properties?.webhook;
+	const events = typeof webhook === 'object' ? webhook.properties?.events : undefined;
+	const items = typeof events === 'object' ? events.items : undefined;
+	const names =
+		items && !Array.isArray(items) && typeof items === 'object' ? items.enum : undefined;
+	if (!names) throw new Error("2.3.6's webhookSchema has no event list");
+	return names.map(String);
+}
 
 /** Baileys' getDevice: the kind of device a message id was made by (the `source` of a message). */
 export function deviceOf(id: string): string {

@@ -18,11 +18,16 @@ export function useSimulator(options?: SimulatorOptions): Simulator {
 	afterAll(async () => {
 		await current?.stop();
 	});
-	return new Proxy({} as Simulator, {
+	return startedInBeforeAll('The simulator', () => current);
+}
+
+/** Forwards to what a beforeAll hook starts, so a test file can hold it before it exists. */
+function startedInBeforeAll<T extends object>(what: string, current: () => T | undefined): T {
+	return new Proxy({} as T, {
 		get(_target, property) {
-			if (!current)
-				throw new Error('The simulator starts in beforeAll; use it inside hooks and tests');
-			return Reflect.get(current, property);
+			const started = current();
+			if (!started) throw new Error(`${what} starts in beforeAll; use it inside hooks and tests`);
+			return Reflect.get(started, property);
 		},
 	});
 }
@@ -133,13 +138,7 @@ export function useWebhookReceiver(): WebhookReceiver {
 	afterAll(async () => {
 		await current?.stop();
 	});
-	return new Proxy({} as WebhookReceiver, {
-		get(_target, property) {
-			if (!current)
-				throw new Error('The receiver starts in beforeAll; use it inside hooks and tests');
-			return Reflect.get(current, property);
-		},
-	});
+	return startedInBeforeAll('The receiver', () => current);
 }
 
 /** A URL on which nothing listens: deliveries to it fail with a connection error. */
