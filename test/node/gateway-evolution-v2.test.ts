@@ -7,8 +7,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
-import { SEED, startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
+import { SEED } from '../simulator/index.cts';
+import { useSimulator } from '../simulator/testing.cts';
 import { byId, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
@@ -212,14 +212,7 @@ describe('a credential without the Gateway choice (saved before it existed)', ()
 });
 
 describe('every send, against the simulator playing Evolution API 2.3.6', () => {
-	let v2: Simulator;
-	beforeAll(async () => {
-		v2 = await startSimulator({ gateway: 'evolution-v2' });
-	});
-	afterAll(async () => {
-		await v2.stop();
-	});
-	beforeEach(() => v2.reset());
+	const v2 = useSimulator({ gateway: 'evolution-v2' });
 
 	const PNG_BASE64 = Buffer.from('89504e470d0a1a0a', 'hex').toString('base64');
 	it.each<[string, string, INodeParameters]>([
@@ -274,6 +267,80 @@ describe('every send, against the simulator playing Evolution API 2.3.6', () => 
 			expect(result.outputs[0][0].json.messageId).toMatch(
 				new RegExp(`^true_${ALICE}@c\\.us_[A-Z0-9]+$`),
 			);
+		},
+	);
+});
+
+describe('the routes v2 changed (PUT → POST, readMessages, WhatsApp JIDs), against the v2 simulator', () => {
+	const v2 = useSimulator({ gateway: 'evolution-v2' });
+
+	const SESSION_V2 = SEED.instances.connected.name;
+	const sendOne = async () => {
+		const sent = await runGateway(
+			v2,
+			{
+				resource: 'message',
+				operation: 'sendText',
+				session: SESSION_V2,
+				chatId: byId(ALICE),
+				text: 'Hi',
+			},
+			{ gateway: 'evolutionV2' },
+		);
+		return String(sent.outputs[0][0].json.messageId);
+	};
+
+	it.each<[string, string, string, (own: string) => INodeParameters, string]>([
+		[
+			'Mark as Read',
+			'message',
+			'markAsRead',
+			(own) => ({ messageIds: own }),
+			'POST /chat/markMessageAsRead/{instanceName}',
+		],
+		[
+			'Edit',
+			'message',
+			'edit',
+			(own) => ({ messageId: own, text: 'Hi again' }),
+			'POST /chat/updateMessage/{instanceName}',
+		],
+		[
+			'Delete for Everyone',
+			'message',
+			'deleteForEveryone',
+			(own) => ({ messageId: own }),
+			'DELETE /chat/deleteMessageForEveryone/{instanceName}',
+		],
+		[
+			'Update Participants',
+			'group',
+			'updateParticipants',
+			() => ({
+				groupId: byId(SEED.groups.hikers.id),
+				participantAction: 'promote',
+				participants: SEED.contacts.bruno.number,
+			}),
+			'POST /group/updateParticipant/{instanceName}',
+		],
+		['Restart', 'session', 'restart', () => ({}), 'POST /instance/restart/{instanceName}'],
+	])(
+		'%s: the route and body v2.3.6 validates, answered',
+		async (_name, resource, operation, parameters, endpoint) => {
+			const own = await sendOne();
+			v2.clearLogs();
+
+			const result = await runGateway(
+				v2,
+				{ resource, operation, session: SESSION_V2, ...parameters(own) },
+				{ gateway: 'evolutionV2' },
+			);
+
+			expect(result.error?.message).toBeUndefined();
+			expect(v2.requests.map((request) => checkEvolutionV2(request))).toEqual([
+				{ outcome: 'accepted', endpoint },
+			]);
+			expect(JSON.stringify(v2.requests[0].body ?? {})).not.toContain('s.messenger.net');
 		},
 	);
 });

@@ -7,8 +7,8 @@ import type {
 
 import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { parseFullMessageId, toChatId, toNumber } from '../../shared/identifiers';
-import type { GatewayName } from '../../shared/gateways';
-import { evolutionV2SendBody } from '../../shared/gateways/evolution-v2/send-bodies';
+import type { GatewayName, InstanceRequest } from '../../shared/gateways';
+import { evolutionV2Request } from '../../shared/gateways/evolution-v2/requests';
 import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
 import { textFrom } from './fields';
 import { chatIdToJid, delayAndPresence, fullIdFromKey, responseObject } from './message';
@@ -48,19 +48,30 @@ export function readSendOptions(
 	return sendOptions;
 }
 
-/** A send's body as each gateway other than the Messaging Gateway API takes it (same route). */
-const SEND_BODIES: Partial<
-	Record<GatewayName, (endpoint: string, body: IDataObject) => IDataObject>
-> = { evolutionV2: evolutionV2SendBody };
+/** How each gateway other than the Messaging Gateway API takes an instance-family request. */
+const INSTANCE_REQUESTS: Partial<
+	Record<GatewayName, (request: InstanceRequest) => InstanceRequest>
+> = { evolutionV2: evolutionV2Request };
 
-/** A `/message/<endpoint>` body of the Messaging Gateway API as the credential's gateway takes it. */
-export async function sendBodyFor(
+/**
+ * Sends a request to an instance-family route (`/<family>/<action>/<session>`) as the
+ * credential's gateway takes it, and returns its answer.
+ */
+export async function instanceRequest(
 	this: IExecuteFunctions,
-	endpoint: string,
-	specBody: IDataObject,
-): Promise<IDataObject> {
-	const toGateway = SEND_BODIES[await selectedGateway.call(this)];
-	return toGateway ? toGateway(endpoint, specBody) : specBody;
+	request: InstanceRequest,
+	session: string,
+	itemIndex: number,
+): Promise<unknown> {
+	const translate = INSTANCE_REQUESTS[await selectedGateway.call(this)];
+	const sent = translate ? translate(request) : request;
+	const [family, action] = sent.route.split('/');
+	return await gatewayApiRequest.call(
+		this,
+		sent.method,
+		gatewayPath`/${family}/${action}/${session}`,
+		{ body: sent.body, qs: sent.qs, itemIndex },
+	);
 }
 
 /**
@@ -79,12 +90,11 @@ export async function sendToChat(
 	const specBody: IDataObject = { number: toNumber(chat) };
 	if (Object.keys(sendOptions).length > 0) specBody.options = sendOptions;
 	Object.assign(specBody, content);
-	const body = await sendBodyFor.call(this, endpoint, specBody);
-	const response = await gatewayApiRequest.call(
+	const response = await instanceRequest.call(
 		this,
-		'POST',
-		gatewayPath`/message/${endpoint}/${session}`,
-		{ body, itemIndex },
+		{ method: 'POST', route: `message/${endpoint}`, body: specBody },
+		session,
+		itemIndex,
 	);
 	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(chat));

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
 /**
  * The gateway products a credential can name (its Gateway field). Each is spoken in its own
@@ -36,4 +41,16 @@ export type GatewayOperation = (
 export interface GatewayOperations {
 	offered: Record<string, GatewayOperation>;
 	notOffered: Record<string, string>;
+}
+
+/**
+ * A request to an instance-family route (`<family>/<action>/<session>`, Evolution API v1's), as
+ * the Messaging Gateway API takes it; each other gateway turns it into its own.
+ */
+export interface InstanceRequest {
+	method: IHttpRequestMethods;
+	/** `<family>/<action>`, e.g. `message/sendText`, `chat/markMessageAsRead`. */
+	route: string;
+	body?: IDataObject;
+	qs?: IDataObject;
 }

@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { instanceRequest } from '../../helpers/instance-send';
 import {
 	groupIdLocator,
 	readGroupId,
@@ -82,11 +82,16 @@ export async function execute(
 	);
 	const participants = readMemberNumbers.call(this, 'participants', 'Participants', itemIndex);
 
-	const response = await gatewayApiRequest.call(
+	const response = await instanceRequest.call(
 		this,
-		'PUT',
-		gatewayPath`/group/updateParticipant/${session}`,
-		{ qs: { groupJid: groupId }, body: { action, participants }, itemIndex },
+		{
+			method: 'PUT',
+			route: 'group/updateParticipant',
+			qs: { groupJid: groupId },
+			body: { action, participants },
+		},
+		session,
+		itemIndex,
 	);
 	// One result per number; the call succeeds even when some numbers were not changed.
 	return expectList.call(this, response, 'updateParticipants', itemIndex).map((result) => {

@@ -1,8 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import {
+	instanceRequest,
+	fullMessageIdField,
+	messageKey,
+	readFullMessageId,
+} from '../../helpers/instance-send';
 import { chatIdToJid, fieldError } from '../../helpers/message';
-import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
@@ -34,11 +38,11 @@ export async function execute(
 		...messageKey(messageId),
 		...(participant ? { participant: chatIdToJid(participant) } : {}),
 	};
-	const response = await gatewayApiRequest.call(
+	const response = await instanceRequest.call(
 		this,
-		'DELETE',
-		gatewayPath`/chat/deleteMessageForEveryone/${session}`,
-		{ body, itemIndex },
+		{ method: 'DELETE', route: 'chat/deleteMessageForEveryone', body },
+		session,
+		itemIndex,
 	);
 	return [
 		{

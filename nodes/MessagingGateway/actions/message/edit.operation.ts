@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { classifyChat, toNumber } from '../../../shared/identifiers';
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import {
+	instanceRequest,
+	fullMessageIdField,
+	messageKey,
+	readFullMessageId,
+} from '../../helpers/instance-send';
 import { fieldError } from '../../helpers/message';
 import { readRequiredText } from '../../helpers/fields';
-import { fullMessageIdField, messageKey, readFullMessageId } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
@@ -50,11 +54,11 @@ export async function execute(
 		text,
 		key: messageKey(messageId),
 	};
-	const response = await gatewayApiRequest.call(
+	const response = await instanceRequest.call(
 		this,
-		'PUT',
-		gatewayPath`/chat/updateMessage/${session}`,
-		{ body, itemIndex },
+		{ method: 'PUT', route: 'chat/updateMessage', body },
+		session,
+		itemIndex,
 	);
 	return [
 		{ json: { ...expectObject.call(this, response, itemIndex), messageId: messageId.serialized } },

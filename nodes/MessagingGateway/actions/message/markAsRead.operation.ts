@@ -2,9 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { splitList } from '../../../shared/lists';
 import { parseFullMessageId } from '../../../shared/identifiers';
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { instanceRequest, messageKey } from '../../helpers/instance-send';
 import { fieldError } from '../../helpers/fields';
-import { messageKey } from '../../helpers/instance-send';
 import { expectObject } from '../../helpers/responses';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
@@ -48,11 +47,15 @@ export async function execute(
 	);
 	// The gateway refuses a list with the same message twice.
 	const unique = [...new Map(messageIds.map((id) => [id.serialized, id])).values()];
-	const response = await gatewayApiRequest.call(
+	const response = await instanceRequest.call(
 		this,
-		'PUT',
-		gatewayPath`/chat/markMessageAsRead/${session}`,
-		{ body: { read_messages: unique.map(messageKey) }, itemIndex },
+		{
+			method: 'PUT',
+			route: 'chat/markMessageAsRead',
+			body: { read_messages: unique.map(messageKey) },
+		},
+		session,
+		itemIndex,
 	);
 	const answer = expectObject.call(this, response, itemIndex);
 	return [{ json: { ...answer, messageIds: unique.map((id) => id.serialized) } }];

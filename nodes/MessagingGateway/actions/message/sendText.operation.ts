@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { toChatId, toNumber } from '../../../shared/identifiers';
 import type { ChatReference } from '../../../shared/identifiers';
 import {
@@ -28,7 +27,7 @@ import {
 } from '../common.descriptions';
 import { booleanFrom, optionBoolean, readOptions, readRequiredText } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
-import { readQuoted, replyToOption, sendBodyFor } from '../../helpers/instance-send';
+import { instanceRequest, readQuoted, replyToOption } from '../../helpers/instance-send';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -202,11 +201,11 @@ export async function postText(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const response = await gatewayApiRequest.call(
+	const response = await instanceRequest.call(
 		this,
-		'POST',
-		gatewayPath`/message/sendText/${request.session}`,
-		{ body: await sendBodyFor.call(this, 'sendText', body), itemIndex },
+		{ method: 'POST', route: 'message/sendText', body },
+		request.session,
+		itemIndex,
 	);
 	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(request.chat));

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { instanceRequest } from '../../helpers/instance-send';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { responseOr, sessionStateOf } from '../../helpers/responses';
 
@@ -16,9 +16,12 @@ export async function execute(
 	// Nothing at all still says which session restarted; a list or a text is no answer.
 	const response = responseOr.call(
 		this,
-		await gatewayApiRequest.call(this, 'PUT', gatewayPath`/instance/restart/${session}`, {
+		await instanceRequest.call(
+			this,
+			{ method: 'PUT', route: 'instance/restart' },
+			session,
 			itemIndex,
-		}),
+		),
 		{},
 		itemIndex,
 	);
