@@ -344,3 +344,55 @@ describe('the routes v2 changed (PUT → POST, readMessages, WhatsApp JIDs), aga
 		},
 	);
 });
+
+describe('operations whose route and body v2 kept, against the v2 simulator', () => {
+	const v2 = useSimulator({ gateway: 'evolution-v2' });
+	const GROUP_ID = SEED.groups.hikers.id;
+
+	it.each<[string, string, INodeParameters, Record<string, unknown>]>([
+		['contact', 'checkNumber', { numbers: ALICE }, { exists: true, number: ALICE }],
+		[
+			'contact',
+			'getProfilePicture',
+			{ contact: byId(ALICE) },
+			{ profilePictureUrl: expect.any(String) },
+		],
+		[
+			'contact',
+			'getBusinessProfile',
+			{ contact: byId(SEED.contacts.bakery.number) },
+			{ isBusiness: true },
+		],
+		['message', 'findStatus', { limit: 10 }, { status: expect.any(String) }],
+		['group', 'create', { subject: 'Crew', participants: ALICE }, { subject: 'Crew' }],
+		['group', 'get', { groupId: byId(GROUP_ID) }, { id: GROUP_ID }],
+		['group', 'getMany', {}, { id: expect.stringMatching(/@g\.us$/) }],
+		['group', 'getParticipants', { groupId: byId(GROUP_ID) }, { groupId: GROUP_ID }],
+		[
+			'group',
+			'sendInvite',
+			{ groupId: byId(GROUP_ID), numbers: ALICE, description: 'Join us' },
+			{ send: true },
+		],
+		['session', 'setPresence', { presence: 'available' }, { presence: 'available' }],
+		['session', 'getConnectionState', {}, { state: 'open' }],
+		['session', 'getMany', {}, { session: SEED.instances.connected.name }],
+		['session', 'connect', {}, { state: 'open' }],
+		['session', 'logout', {}, { loggedOut: true }],
+	])(
+		'%s → %s: valid for 2.3.6, read into the documented output',
+		async (resource, operation, parameters, output) => {
+			const result = await runGateway(
+				v2,
+				{ resource, operation, session: SEED.instances.connected.name, ...parameters },
+				{ gateway: 'evolutionV2' },
+			);
+
+			expect(result.error?.message).toBeUndefined();
+			expect(v2.requests.map((request) => checkEvolutionV2(request).outcome)).toEqual(
+				v2.requests.map(() => 'accepted'),
+			);
+			expect(result.outputs[0][0].json).toMatchObject(output);
+		},
+	);
+});

@@ -4,6 +4,20 @@
  * fields and their checks are the same on every gateway; what v2 sends differently is in
  * requests.ts and send-bodies.ts.
  */
+import * as checkNumber from '../../../MessagingGateway/actions/contact/checkNumber.operation';
+import * as getProfilePicture from '../../../MessagingGateway/actions/contact/getProfilePicture.operation';
+import * as getBusinessProfile from '../../../MessagingGateway/actions/contact/getBusinessProfile.operation';
+import * as findStatus from '../../../MessagingGateway/actions/message/findStatus.operation';
+import * as createGroup from '../../../MessagingGateway/actions/group/create.operation';
+import * as getGroup from '../../../MessagingGateway/actions/group/get.operation';
+import * as getManyGroups from '../../../MessagingGateway/actions/group/getMany.operation';
+import * as getParticipants from '../../../MessagingGateway/actions/group/getParticipants.operation';
+import * as sendInvite from '../../../MessagingGateway/actions/group/sendInvite.operation';
+import * as setPresence from '../../../MessagingGateway/actions/session/setPresence.operation';
+import * as getConnectionState from '../../../MessagingGateway/actions/session/getConnectionState.operation';
+import * as getManySessions from '../../../MessagingGateway/actions/session/getMany.operation';
+import * as connect from '../../../MessagingGateway/actions/session/connect.operation';
+import * as logout from '../../../MessagingGateway/actions/session/logout.operation';
 import * as updateParticipants from '../../../MessagingGateway/actions/group/updateParticipants.operation';
 import * as deleteForEveryone from '../../../MessagingGateway/actions/message/deleteForEveryone.operation';
 import * as edit from '../../../MessagingGateway/actions/message/edit.operation';
@@ -22,6 +36,22 @@ export const evolutionV2Operations: GatewayOperations = {
 	// These go out through the Messaging Gateway API's code: its instance-family requests become
 	// v2's in requests.ts (sends: send-bodies.ts).
 	offered: {
+		// The same route and body on v2, and answers the operations read as they are.
+		'contact.checkNumber': checkNumber.execute,
+		'contact.getProfilePicture': getProfilePicture.execute,
+		'contact.getBusinessProfile': getBusinessProfile.execute,
+		'message.findStatus': findStatus.execute,
+		'group.create': createGroup.execute,
+		'group.get': getGroup.execute,
+		'group.getMany': getManyGroups.execute,
+		'group.getParticipants': getParticipants.execute,
+		'group.sendInvite': sendInvite.execute,
+		'session.setPresence': setPresence.execute,
+		'session.getConnectionState': getConnectionState.execute,
+		'session.getMany': getManySessions.execute,
+		'session.connect': connect.execute,
+		'session.logout': logout.execute,
+		// Changed on v2 (requests.ts, send-bodies.ts).
 		'group.updateParticipants': updateParticipants.execute,
 		'message.deleteForEveryone': deleteForEveryone.execute,
 		'message.edit': edit.execute,
