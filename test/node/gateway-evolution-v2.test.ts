@@ -323,6 +323,13 @@ describe('the routes v2 changed (PUT → POST, readMessages, WhatsApp JIDs), aga
 			}),
 			'POST /group/updateParticipant/{instanceName}',
 		],
+		[
+			'React',
+			'message',
+			'react',
+			(own) => ({ messageId: own, reaction: '👍' }),
+			'POST /message/sendReaction/{instanceName}',
+		],
 		['Restart', 'session', 'restart', () => ({}), 'POST /instance/restart/{instanceName}'],
 	])(
 		'%s: the route and body v2.3.6 validates, answered',

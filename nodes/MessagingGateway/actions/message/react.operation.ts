@@ -108,19 +108,54 @@ function senderJid(
 	);
 }
 
+/** What the user asked React to do; each gateway sends it its own way. */
+export interface ReactRequest {
+	session: string;
+	messageId: FullMessageId;
+	/** One emoji, or '' to remove the reaction. */
+	reaction: string;
+	options: IDataObject;
+}
+
+export function readReact(this: IExecuteFunctions, itemIndex: number): ReactRequest {
+	return {
+		session: readSession.call(this, itemIndex),
+		messageId: parseFullMessageId.call(
+			this,
+			rememberedParameter.call(this, 'messageId', itemIndex),
+			'Message ID',
+			itemIndex,
+		),
+		reaction: readReaction.call(this, itemIndex),
+		options: readOptions.call(this, itemIndex),
+	};
+}
+
+/** React's output: the message, the reaction and the gateway's answer. */
+export function reactOutput(
+	this: IExecuteFunctions,
+	request: ReactRequest,
+	response: unknown,
+	itemIndex: number,
+): INodeExecutionData[] {
+	return [
+		{
+			json: {
+				messageId: request.messageId.serialized,
+				reaction: request.reaction,
+				...responseObject.call(this, response, itemIndex),
+			},
+		},
+	];
+}
+
+/** React on the Messaging Gateway API: `PUT /api/reaction` in the credential's body style. */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = readSession.call(this, itemIndex);
-	const messageId = parseFullMessageId.call(
-		this,
-		rememberedParameter.call(this, 'messageId', itemIndex),
-		'Message ID',
-		itemIndex,
-	);
-	const reaction = readReaction.call(this, itemIndex);
-	const options = readOptions.call(this, itemIndex);
+	const request = readReact.call(this, itemIndex);
+	const { session, messageId, reaction, options } = request;
 
 	const build = (style: RequestBodyStyle): IDataObject =>
 		style === 'jidSessionId'
@@ -141,13 +176,5 @@ export async function execute(
 	const { response } = await gatewayStyledRequest.call(this, 'PUT', '/api/reaction', build, {
 		itemIndex,
 	});
-	return [
-		{
-			json: {
-				messageId: messageId.serialized,
-				reaction,
-				...responseObject.call(this, response, itemIndex),
-			},
-		},
-	];
+	return reactOutput.call(this, request, response, itemIndex);
 }

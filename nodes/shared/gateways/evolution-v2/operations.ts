@@ -23,6 +23,7 @@ import * as deleteForEveryone from '../../../MessagingGateway/actions/message/de
 import * as edit from '../../../MessagingGateway/actions/message/edit.operation';
 import * as markAsRead from '../../../MessagingGateway/actions/message/markAsRead.operation';
 import * as restart from '../../../MessagingGateway/actions/session/restart.operation';
+import * as reactOperation from '../../../MessagingGateway/actions/message/react.operation';
 import * as sendAudio from '../../../MessagingGateway/actions/message/sendAudio.operation';
 import * as sendContact from '../../../MessagingGateway/actions/message/sendContact.operation';
 import * as sendList from '../../../MessagingGateway/actions/message/sendList.operation';
@@ -30,7 +31,27 @@ import * as sendLocation from '../../../MessagingGateway/actions/message/sendLoc
 import * as sendMedia from '../../../MessagingGateway/actions/message/sendMedia.operation';
 import * as sendSticker from '../../../MessagingGateway/actions/message/sendSticker.operation';
 import * as sendText from '../../../MessagingGateway/actions/message/sendText.operation';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { messageKey } from '../../../MessagingGateway/helpers/instance-send';
+import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayOperations } from '../index';
+import { keyForV2 } from './send-bodies';
+
+/** `POST /message/sendReaction/{instance}` `{key: {id, remoteJid, fromMe}, reaction}` (v2 needs no sender). */
+async function react(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const request = reactOperation.readReact.call(this, itemIndex);
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/message/sendReaction/${request.session}`,
+		{
+			body: { key: keyForV2(messageKey(request.messageId)), reaction: request.reaction },
+			itemIndex,
+		},
+	);
+	return reactOperation.reactOutput.call(this, request, response, itemIndex);
+}
 
 export const evolutionV2Operations: GatewayOperations = {
 	// These go out through the Messaging Gateway API's code: its instance-family requests become
@@ -56,6 +77,7 @@ export const evolutionV2Operations: GatewayOperations = {
 		'message.deleteForEveryone': deleteForEveryone.execute,
 		'message.edit': edit.execute,
 		'message.markAsRead': markAsRead.execute,
+		'message.react': react,
 		'session.restart': restart.execute,
 		'message.sendAudio': sendAudio.execute,
 		'message.sendContact': sendContact.execute,
