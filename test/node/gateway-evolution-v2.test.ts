@@ -244,6 +244,16 @@ describe('every send, against the simulator playing Evolution API 2.3.6', () => 
 			{ mediaSource: 'url', mediaUrl: 'https://cdn.example.com/a.png', caption: 'Our menu' },
 		],
 		['voice note from base64', 'sendAudio', { mediaSource: 'base64', mediaBase64: 'SUQzBAAAAAAA' }],
+		[
+			'poll, one answer',
+			'sendPoll',
+			{ question: 'Lunch?', pollOptions: ['Soup', 'Salad'], multipleAnswers: false },
+		],
+		[
+			'poll, several answers',
+			'sendPoll',
+			{ question: 'Toppings?', pollOptions: ['Cheese', 'Ham', 'Olives'], multipleAnswers: true },
+		],
 		['sticker from base64', 'sendSticker', { mediaSource: 'base64', mediaBase64: PNG_BASE64 }],
 	])(
 		'%s: valid for 2.3.6, the full message ID in the output',

@@ -8,6 +8,7 @@ import type {
 import { gatewayStyledRequest } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import { sessionAndChat } from '../../../shared/identifiers';
+import type { ChatReference } from '../../../shared/identifiers';
 import {
 	fieldError,
 	readChat,
@@ -123,24 +124,44 @@ function readPollOptions(this: IExecuteFunctions, itemIndex: number): string[] {
 	return entries;
 }
 
+/** What the user asked Send Poll to do; each gateway sends it its own way. */
+export interface SendPollRequest {
+	session: string;
+	chat: ChatReference;
+	name: string;
+	pollOptions: string[];
+	multipleAnswers: boolean;
+	options: IDataObject;
+}
+
+export function readSendPoll(this: IExecuteFunctions, itemIndex: number): SendPollRequest {
+	return {
+		session: readSession.call(this, itemIndex),
+		chat: readChat.call(this, itemIndex),
+		name: readRequiredText.call(this, 'question', 'Question', itemIndex, {
+			hint: 'Enter the poll question.',
+		}),
+		pollOptions: readPollOptions.call(this, itemIndex),
+		multipleAnswers: readBoolean.call(
+			this,
+			'multipleAnswers',
+			'Allow Multiple Answers',
+			itemIndex,
+			false,
+		),
+		options: readOptions.call(this, itemIndex),
+	};
+}
+
+/** Send Poll on the Messaging Gateway API: `POST /api/sendPoll` in the credential's body style. */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = readSession.call(this, itemIndex);
-	const chat = readChat.call(this, itemIndex);
-	const name = readRequiredText.call(this, 'question', 'Question', itemIndex, {
-		hint: 'Enter the poll question.',
-	});
-	const pollOptions = readPollOptions.call(this, itemIndex);
-	const multipleAnswers = readBoolean.call(
+	const { session, chat, name, pollOptions, multipleAnswers, options } = readSendPoll.call(
 		this,
-		'multipleAnswers',
-		'Allow Multiple Answers',
 		itemIndex,
-		false,
 	);
-	const options = readOptions.call(this, itemIndex);
 	const build = (style: RequestBodyStyle): IDataObject => {
 		const replyToId = readShapeAReplyTo.call(this, itemIndex, options, style, 'polls');
 		const body: IDataObject = {

@@ -24,6 +24,7 @@ import * as edit from '../../../MessagingGateway/actions/message/edit.operation'
 import * as markAsRead from '../../../MessagingGateway/actions/message/markAsRead.operation';
 import * as restart from '../../../MessagingGateway/actions/session/restart.operation';
 import * as reactOperation from '../../../MessagingGateway/actions/message/react.operation';
+import * as sendPollOperation from '../../../MessagingGateway/actions/message/sendPoll.operation';
 import * as sendAudio from '../../../MessagingGateway/actions/message/sendAudio.operation';
 import * as sendContact from '../../../MessagingGateway/actions/message/sendContact.operation';
 import * as sendList from '../../../MessagingGateway/actions/message/sendList.operation';
@@ -31,9 +32,11 @@ import * as sendLocation from '../../../MessagingGateway/actions/message/sendLoc
 import * as sendMedia from '../../../MessagingGateway/actions/message/sendMedia.operation';
 import * as sendSticker from '../../../MessagingGateway/actions/message/sendSticker.operation';
 import * as sendText from '../../../MessagingGateway/actions/message/sendText.operation';
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { messageKey } from '../../../MessagingGateway/helpers/instance-send';
+import { messageKey, readQuoted } from '../../../MessagingGateway/helpers/instance-send';
+import { fullIdFromKey, responseObject } from '../../../MessagingGateway/helpers/message';
+import { toChatId, toNumber } from '../../identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayOperations } from '../index';
 import { keyForV2 } from './send-bodies';
@@ -51,6 +54,32 @@ async function react(this: IExecuteFunctions, itemIndex: number): Promise<INodeE
 		},
 	);
 	return reactOperation.reactOutput.call(this, request, response, itemIndex);
+}
+
+/**
+ * `POST /message/sendPoll/{instance}` `{number, name, selectableCount, values, quoted?}`: one
+ * answer is `selectableCount` 1, any number of answers 0.
+ */
+async function sendPoll(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const request = sendPollOperation.readSendPoll.call(this, itemIndex);
+	const body: IDataObject = {
+		number: toNumber(request.chat),
+		name: request.name,
+		selectableCount: request.multipleAnswers ? 0 : 1,
+		values: request.pollOptions,
+	};
+	const quoted = readQuoted.call(this, itemIndex, request.options);
+	if (quoted) body.quoted = { key: keyForV2(quoted.key as IDataObject) };
+	const response = await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/message/sendPoll/${request.session}`,
+		{ body, itemIndex },
+	);
+	// v2 answers the sent message: its key gives the full ID React, Edit or Delete take.
+	const json = responseObject.call(this, response, itemIndex);
+	const messageId = fullIdFromKey(response, toChatId(request.chat));
+	return [{ json: messageId ? { ...json, messageId } : json }];
 }
 
 export const evolutionV2Operations: GatewayOperations = {
@@ -78,6 +107,7 @@ export const evolutionV2Operations: GatewayOperations = {
 		'message.edit': edit.execute,
 		'message.markAsRead': markAsRead.execute,
 		'message.react': react,
+		'message.sendPoll': sendPoll,
 		'session.restart': restart.execute,
 		'message.sendAudio': sendAudio.execute,
 		'message.sendContact': sendContact.execute,
