@@ -340,6 +340,13 @@ describe('the routes v2 changed (PUT → POST, readMessages, WhatsApp JIDs), aga
 			(own) => ({ messageId: own, reaction: '👍' }),
 			'POST /message/sendReaction/{instanceName}',
 		],
+		[
+			'Leave',
+			'group',
+			'leave',
+			() => ({ groupId: byId(SEED.groups.team.id) }),
+			'DELETE /group/leaveGroup/{instanceName}',
+		],
 		['Restart', 'session', 'restart', () => ({}), 'POST /instance/restart/{instanceName}'],
 	])(
 		'%s: the route and body v2.3.6 validates, answered',

@@ -37,6 +37,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { messageKey, readQuoted } from '../../../MessagingGateway/helpers/instance-send';
 import { fullIdFromKey, responseObject } from '../../../MessagingGateway/helpers/message';
 import { toChatId, toNumber } from '../../identifiers';
+import { responseOr } from '../../../MessagingGateway/helpers/responses';
+import { readGroupId, readSession } from '../../../MessagingGateway/actions/common.descriptions';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayOperations } from '../index';
 import { keyForV2 } from './send-bodies';
@@ -82,6 +84,22 @@ async function sendPoll(this: IExecuteFunctions, itemIndex: number): Promise<INo
 	return [{ json: messageId ? { ...json, messageId } : json }];
 }
 
+/** `DELETE /group/leaveGroup/{instance}?groupJid=`: v2 answers `{groupJid, leave}`. */
+async function leaveGroup(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const session = readSession.call(this, itemIndex);
+	const groupId = readGroupId.call(this, itemIndex);
+	const response = await gatewayApiRequest.call(
+		this,
+		'DELETE',
+		gatewayPath`/group/leaveGroup/${session}`,
+		{ qs: { groupJid: groupId }, itemIndex },
+	);
+	return [{ json: responseOr.call(this, response, { success: true, groupId }, itemIndex) }];
+}
+
 export const evolutionV2Operations: GatewayOperations = {
 	// These go out through the Messaging Gateway API's code: its instance-family requests become
 	// v2's in requests.ts (sends: send-bodies.ts).
@@ -102,6 +120,7 @@ export const evolutionV2Operations: GatewayOperations = {
 		'session.connect': connect.execute,
 		'session.logout': logout.execute,
 		// Changed on v2 (requests.ts, send-bodies.ts).
+		'group.leave': leaveGroup,
 		'group.updateParticipants': updateParticipants.execute,
 		'message.deleteForEveryone': deleteForEveryone.execute,
 		'message.edit': edit.execute,
