@@ -21,18 +21,34 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('group', 'leave', properties);
 
+/**
+ * Leaves the group the item names, sending with `send` (each gateway has its own route), and
+ * outputs the answer; the body is engine-specific and often empty: then it says what was done.
+ */
+export async function leaveGroup(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	send: (session: string, groupId: string) => Promise<unknown>,
+): Promise<INodeExecutionData[]> {
+	const groupId = readGroupId.call(this, itemIndex);
+	const response = await send(readSession.call(this, itemIndex), groupId);
+	return [{ json: responseOr.call(this, response, { success: true, groupId }, itemIndex) }];
+}
+
+/** Leave on the Messaging Gateway API: `POST /api/{session}/groups/{id}/leave`. */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = readSession.call(this, itemIndex);
-	const groupId = readGroupId.call(this, itemIndex);
-	const response = await gatewayApiRequest.call(
+	return await leaveGroup.call(
 		this,
-		'POST',
-		gatewayPath`/api/${session}/groups/${groupId}/leave`,
-		{ itemIndex },
+		itemIndex,
+		async (session, groupId) =>
+			await gatewayApiRequest.call(
+				this,
+				'POST',
+				gatewayPath`/api/${session}/groups/${groupId}/leave`,
+				{ itemIndex },
+			),
 	);
-	// The body is engine-specific and often empty; then say what was done.
-	return [{ json: responseOr.call(this, response, { success: true, groupId }, itemIndex) }];
 }

@@ -23,6 +23,7 @@ import * as deleteForEveryone from '../../../MessagingGateway/actions/message/de
 import * as edit from '../../../MessagingGateway/actions/message/edit.operation';
 import * as markAsRead from '../../../MessagingGateway/actions/message/markAsRead.operation';
 import * as restart from '../../../MessagingGateway/actions/session/restart.operation';
+import * as leaveOperation from '../../../MessagingGateway/actions/group/leave.operation';
 import * as reactOperation from '../../../MessagingGateway/actions/message/react.operation';
 import * as sendPollOperation from '../../../MessagingGateway/actions/message/sendPoll.operation';
 import * as sendAudio from '../../../MessagingGateway/actions/message/sendAudio.operation';
@@ -37,8 +38,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { messageKey, readQuoted } from '../../../MessagingGateway/helpers/instance-send';
 import { fullIdFromKey, responseObject } from '../../../MessagingGateway/helpers/message';
 import { toChatId, toNumber } from '../../identifiers';
-import { responseOr } from '../../../MessagingGateway/helpers/responses';
-import { readGroupId, readSession } from '../../../MessagingGateway/actions/common.descriptions';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayOperations } from '../index';
 import { keyForV2 } from './send-bodies';
@@ -89,15 +88,15 @@ async function leaveGroup(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = readSession.call(this, itemIndex);
-	const groupId = readGroupId.call(this, itemIndex);
-	const response = await gatewayApiRequest.call(
+	return await leaveOperation.leaveGroup.call(
 		this,
-		'DELETE',
-		gatewayPath`/group/leaveGroup/${session}`,
-		{ qs: { groupJid: groupId }, itemIndex },
+		itemIndex,
+		async (session, groupJid) =>
+			await gatewayApiRequest.call(this, 'DELETE', gatewayPath`/group/leaveGroup/${session}`, {
+				qs: { groupJid },
+				itemIndex,
+			}),
 	);
-	return [{ json: responseOr.call(this, response, { success: true, groupId }, itemIndex) }];
 }
 
 export const evolutionV2Operations: GatewayOperations = {
