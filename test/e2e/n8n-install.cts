@@ -64,7 +64,13 @@ export const N8N_VERSIONS = {
 		// n8n-nodes-base 1.x pins xlsx to a tarball on cdn.sheetjs.com; the registry has the same code.
 		overrides: { xlsx: 'npm:xlsx@0.18.5' },
 		disabledModules: ['insights'],
-		credentialDataDefaults: { allowedHttpRequestDomains: 'all' },
+		// 1.x's public API also requires every field its display conditions show for the defaults:
+		// the Messaging Gateway API's key header and body style (shown while Gateway is that one).
+		credentialDataDefaults: {
+			allowedHttpRequestDomains: 'all',
+			keyHeader: 'apikey',
+			requestBodyStyle: 'chatIdSession',
+		},
 		// SQLite stays as 1.x runs it by default (one connection). Its pool (DB_SQLITE_POOL_SIZE,
 		// 2.x's way) was tried: under a burst of executions 1.x then times out on its write lock and
 		// leaves executions unfinished.
