@@ -25,7 +25,12 @@ import {
 } from '../test/e2e/e2e-helpers.cts';
 import { startN8n } from '../test/e2e/n8n-instance.cts';
 import type { N8nInstance } from '../test/e2e/n8n-instance.cts';
-import { ACTION_TYPE, countingTriggerWorkflow, CREDENTIAL_TYPE } from '../test/e2e/workflows.cts';
+import {
+	ACTION_TYPE,
+	countingTriggerWorkflow,
+	countingWebhookNodeWorkflow,
+	CREDENTIAL_TYPE,
+} from '../test/e2e/workflows.cts';
 import type { CredentialRef, WorkflowJson } from '../test/e2e/workflows.cts';
 import { SEED, startSimulator } from '../test/simulator/index.cts';
 import type { Simulator } from '../test/simulator/index.cts';
@@ -339,31 +344,6 @@ async function runSend(
 	return { nodeMs: send.executionTime, peakRssMb: round2(peakMb) };
 }
 
-/** A workflow with n8n's own Webhook node only: the baseline of the trigger latency. */
-function webhookOnlyWorkflow(webhookPath: string): WorkflowJson {
-	return {
-		name: 'Bench: Webhook node',
-		settings: { executionOrder: 'v1', saveDataSuccessExecution: 'all' },
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'On Message',
-				type: 'n8n-nodes-base.webhook',
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: {
-					httpMethod: 'POST',
-					path: webhookPath,
-					responseMode: 'onReceived',
-					options: {},
-				},
-			},
-		],
-		connections: {},
-	};
-}
-
 interface LatencyFigures {
 	deliveries: number;
 	p50Ms: number;
@@ -570,7 +550,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 		const triggerUrl = simulator.getWebhook(SESSION)?.url;
 		if (!triggerUrl) throw new Error('The trigger did not register its webhook at the gateway');
 		const baselinePath = `bench-webhook-${randomUUID().slice(0, 8)}`;
-		const baselineId = await createWorkflow(instance, webhookOnlyWorkflow(baselinePath));
+		const baselineId = await createWorkflow(instance, countingWebhookNodeWorkflow(baselinePath));
 		await activate(instance, baselineId);
 		const ours = await deliveryLatency(instance, triggerId, triggerUrl, deliveries, (executions) =>
 			triggerMessageIds(executions),
