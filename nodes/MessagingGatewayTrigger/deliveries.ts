@@ -4,6 +4,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
+import { asObject } from '../shared/values';
 import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
 import { isApiKeyField, Redactor } from './secrets';
 
@@ -283,12 +284,6 @@ interface BinarySource {
 	base64: string;
 	fileName: string;
 	mimeType: string;
-}
-
-function asObject(value: unknown): IDataObject | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
 }
 
 /** The PNG of a QR code event (`data.qrcode.base64` is a data: URI). */

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../shared/transport';
 import { INSTANCE_EVENT_NAMES } from '../shared/events';
-import { describeValue } from '../shared/values';
+import { asObject, describeValue } from '../shared/values';
 import { Redactor } from './secrets';
 
 /** The gateway's webhook configuration of one session, as GET /webhook/find returns it. */
@@ -83,12 +83,6 @@ function cannotTell(error: unknown, session: string): boolean {
 	// session that is unknown: that must be said, not hidden.
 	const words = (typeof message === 'string' ? message : '').split(session).join('');
 	return !/instance|session|does not exist/i.test(words);
-}
-
-function asObject(value: unknown): IDataObject | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
 }
 
 /**

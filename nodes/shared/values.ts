@@ -1,6 +1,13 @@
+import type { IDataObject } from 'n8n-workflow';
+
 /** A plain object (not null, not a list). */
 export function isObject<T = Record<string, unknown>>(value: unknown): value is T {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A plain object as data, or undefined when it is none (null, a list, text…). */
+export function asObject(value: unknown): IDataObject | undefined {
+	return isObject<IDataObject>(value) ? value : undefined;
 }
 
 /** A bad value as a message quotes it: text and numbers in quotes, anything else described. */

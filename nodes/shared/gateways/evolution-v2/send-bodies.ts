@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { asObject } from '../../values';
+
 /** The spec names contacts `…@s.messenger.net`; WhatsApp, and so Evolution API, `…@s.whatsapp.net`. */
 export function whatsappJid(jid: string): string {
 	return jid.replace(/@s\.messenger\.net$/, '@s.whatsapp.net');
@@ -12,10 +14,9 @@ export function keyForV2(key: IDataObject): IDataObject {
 		: key;
 }
 
-function asObject(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
+/** A part of a body as an object; none is an empty one. */
+function part(value: unknown): IDataObject {
+	return asObject(value) ?? {};
 }
 
 /**
@@ -24,13 +25,13 @@ function asObject(value: unknown): IDataObject {
  * footer: empty when not given.
  */
 const CONTENT: Record<string, (v1: IDataObject) => IDataObject> = {
-	sendText: (v1) => ({ text: asObject(v1.textMessage).text }),
-	sendLocation: (v1) => ({ name: '', address: '', ...asObject(v1.locationMessage) }),
+	sendText: (v1) => ({ text: part(v1.textMessage).text }),
+	sendLocation: (v1) => ({ name: '', address: '', ...part(v1.locationMessage) }),
 	sendContact: (v1) => ({ contact: v1.contactMessage }),
-	sendList: (v1) => ({ footerText: '', ...asObject(v1.listMessage) }),
-	sendMedia: (v1) => ({ ...asObject(v1.mediaMessage) }),
-	sendWhatsAppAudio: (v1) => ({ audio: asObject(v1.audioMessage).audio }),
-	sendSticker: (v1) => ({ sticker: asObject(v1.stickerMessage).image }),
+	sendList: (v1) => ({ footerText: '', ...part(v1.listMessage) }),
+	sendMedia: (v1) => ({ ...part(v1.mediaMessage) }),
+	sendWhatsAppAudio: (v1) => ({ audio: part(v1.audioMessage).audio }),
+	sendSticker: (v1) => ({ sticker: part(v1.stickerMessage).image }),
 };
 
 /**
@@ -42,14 +43,14 @@ const CONTENT: Record<string, (v1: IDataObject) => IDataObject> = {
 export function evolutionV2SendBody(endpoint: string, v1: IDataObject): IDataObject {
 	const content = CONTENT[endpoint];
 	if (!content) throw new Error(`No Evolution API v2 body for /message/${endpoint}`);
-	const options = asObject(v1.options);
+	const options = part(v1.options);
 	const body: IDataObject = { number: v1.number, ...content(v1) };
 	if (options.delay !== undefined) body.delay = options.delay;
 	if (options.linkPreview !== undefined) body.linkPreview = options.linkPreview;
 	if (options.encoding !== undefined) body.encoding = options.encoding;
-	const quoted = asObject(options.quoted);
-	if (quoted.key) body.quoted = { ...quoted, key: keyForV2(asObject(quoted.key)) };
-	const mentions = asObject(options.mentions);
+	const quoted = part(options.quoted);
+	if (quoted.key) body.quoted = { ...quoted, key: keyForV2(part(quoted.key)) };
+	const mentions = part(options.mentions);
 	if (Array.isArray(mentions.mentioned)) body.mentioned = mentions.mentioned;
 	if (mentions.everyOne === true) body.mentionsEveryOne = true;
 	return body;

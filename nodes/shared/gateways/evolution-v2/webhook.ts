@@ -5,7 +5,7 @@
  * or null when none was ever set. v2 sends the row's `headers` with every delivery, so the
  * trigger's secret token travels there instead of in the URL.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { asObject } from '../../values';
 
 import type { RemoteWebhook, WebhookDialect } from '../../../MessagingGatewayTrigger/registration';
 
@@ -46,12 +46,6 @@ export const EVOLUTION_V2_EVENTS: ReadonlySet<string> = new Set([
 	'INSTANCE_DELETE',
 	'STATUS_INSTANCE',
 ]);
-
-function asObject(value: unknown): IDataObject | undefined {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
-}
 
 const NOTHING_SET: RemoteWebhook = {
 	enabled: false,
