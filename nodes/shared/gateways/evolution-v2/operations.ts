@@ -40,6 +40,9 @@ import { fullIdFromKey, responseObject } from '../../../MessagingGateway/helpers
 import { toChatId, toNumber } from '../../identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayOperations } from '../index';
+import { evolutionV2AccountOperations } from './account';
+import { evolutionV2InteractiveSends } from './interactive';
+import { evolutionV2Reads } from './reads';
 import { keyForV2 } from './send-bodies';
 
 /** `POST /message/sendReaction/{instance}` `{key: {id, remoteJid, fromMe}, reaction}` (v2 needs no sender). */
@@ -134,6 +137,10 @@ export const evolutionV2Operations: GatewayOperations = {
 		'message.sendMedia': sendMedia.execute,
 		'message.sendSticker': sendSticker.execute,
 		'message.sendText': sendText.execute,
+		// v2's own routes and answers, read into the outputs the node documents.
+		...evolutionV2Reads,
+		...evolutionV2AccountOperations,
+		...evolutionV2InteractiveSends,
 	},
 	notOffered: {
 		'channel.create':
