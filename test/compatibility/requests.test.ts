@@ -12,12 +12,16 @@ import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.crede
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
 import type { RequestBodyStyle } from '../../nodes/shared/transport';
 import { SEED } from '../simulator/index.cts';
-import { useSimulator } from '../simulator/testing.cts';
+import type { Simulator } from '../simulator/index.cts';
+import { gatewayClient, useSimulator } from '../simulator/testing.cts';
 import { binaryItem, byId, fromList, runGateway } from '../support/gateway-node.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
+import { evolutionV2Operations } from '../../nodes/shared/gateways/evolution-v2/operations';
 import { checkEvolution, EVOLUTION } from './evolution.cts';
+import { checkEvolutionV2, EVOLUTION_V2 } from './evolution-v2.cts';
 import { renderTable, SHAPE_OF, STYLES } from './table.cts';
 import type { CaseResult, OperationResult } from './table.cts';
+import { verdictReasons } from './verdicts.cts';
 import type { SentRequest, Verdict } from './verdicts.cts';
 import { checkWaha, WAHA } from './waha.cts';
 
@@ -49,6 +53,8 @@ interface OperationCase {
 	/** The fields a user fills in for the usual call. */
 	parameters: INodeParameters;
 	variants: Variant[];
+	/** On Evolution API v2, makes what the case names and the seed lacks there; returns the fields naming it. */
+	onEvolutionV2?: (gateway: Simulator) => Promise<INodeParameters>;
 }
 
 const NODE = new MessagingGateway().description;
@@ -71,9 +77,21 @@ function nodeOperations(): Map<string, string> {
 const NODE_OPERATIONS = nodeOperations();
 
 /** A case for `resource.operation` with its usual fields and the variants that change the request. */
-function op(key: string, parameters: INodeParameters, variants: Variant[] = []): OperationCase {
+function op(
+	key: string,
+	parameters: INodeParameters,
+	variants: Variant[] = [],
+	onEvolutionV2?: OperationCase['onEvolutionV2'],
+): OperationCase {
 	const [resource, name] = key.split('.');
-	return { operation: NODE_OPERATIONS.get(key) ?? key, resource, name, parameters, variants };
+	return {
+		operation: NODE_OPERATIONS.get(key) ?? key,
+		resource,
+		name,
+		parameters,
+		variants,
+		onEvolutionV2,
+	};
 }
 
 /** Channel Create and Profile Set Picture take their picture from the same kind of field. */
@@ -171,10 +189,19 @@ const OPERATIONS: OperationCase[] = [
 	op('message.downloadMedia', { messageId: aliceImage.id }, [
 		{ label: 'converting audio to MP4', parameters: { convertToMp4: true } },
 	]),
-	op('message.edit', {
-		messageId: `true_${alice.chatId}_3EB0AAAABBBBCCCCDDDD`,
-		text: 'Ready at 6pm.',
-	}),
+	op(
+		'message.edit',
+		{ messageId: `true_${alice.chatId}_3EB0AAAABBBBCCCCDDDD`, text: 'Ready at 6pm.' },
+		[],
+		// v2 edits only a text the account sent, and its seed has none: send one first.
+		async (gateway) => {
+			const sent = await gatewayClient(gateway).post(`/message/sendText/${SESSION}`, {
+				number: alice.number,
+				text: 'Ready at 5pm.',
+			});
+			return { messageId: `true_${alice.chatId}_${String(sent.data.key.id)}` };
+		},
+	),
 	op('message.findStatus', { limit: 20 }, [
 		{
 			label: 'with every filter',
@@ -456,6 +483,10 @@ const simulator = useSimulator();
 /** A simulator that reads the key from WAHA's header instead of the spec's. */
 const wahaKeySimulator = useSimulator({ apiKeyHeader: 'x-api-key' });
 const runs: Run[] = [];
+/** The Evolution API 2.3.6 dialect of the simulator: its routes, its validation and its answers. */
+const evolutionV2Simulator = useSimulator({ gateway: 'evolution-v2' });
+/** Every case again with the credential's Gateway set to Evolution API v2 (it has no body styles). */
+const evolutionV2Runs: Array<Omit<Run, 'style'> & { key: string }> = [];
 /** The WAHA-family operations run again with the credential's API Key Header set to X-Api-Key. */
 const wahaKeyRuns: Array<{ operation: string; auth: string[] }> = [];
 
@@ -466,6 +497,38 @@ function specVerdict(run: Run): Verdict {
 	const status = run.error.httpCode ? `HTTP ${run.error.httpCode}` : (run.error.name ?? 'error');
 	const message = run.error.message.replace(/^Gateway error \d+: /, '').split(/(?<=\.) /)[0];
 	return { outcome: 'rejected', endpoint, reasons: [`${status}: ${message}`] };
+}
+
+const V2_REFUSAL = `is not available on ${'Evolution API v2'}`;
+
+/**
+ * Evolution API v2 took the operation when the node, set to it, ran without error against the v2
+ * simulator and each of its requests passes 2.3.6's own routes and validation; an operation v2 does
+ * not offer must have been refused before any request, with the reason the node gives.
+ */
+function evolutionV2Verdict(run: (typeof evolutionV2Runs)[number]): Verdict {
+	const notOffered = evolutionV2Operations.notOffered[run.key];
+	if (notOffered !== undefined) {
+		const refused = run.requests.length === 0 && run.error?.message.includes(V2_REFUSAL);
+		return refused
+			? { outcome: 'absent', reason: `not offered by Evolution API v2: ${notOffered}` }
+			: {
+					outcome: 'rejected',
+					endpoint: '(none)',
+					reasons: [`expected a refusal before any request, got ${run.error?.message ?? 'none'}`],
+				};
+	}
+	const verdicts = run.requests.map(checkEvolutionV2);
+	const reasons = verdicts.flatMap(verdictReasons);
+	if (run.requests.length === 0) reasons.push('no request reached the gateway');
+	if (run.error) reasons.push(run.error.message.split(/(?<=\.) /)[0]);
+	const endpoints = [
+		...new Set(verdicts.flatMap((verdict) => (verdict.outcome === 'absent' ? [] : [verdict.endpoint]))),
+	];
+	const endpoint = endpoints.join(' + ') || '(none)';
+	return reasons.length > 0
+		? { outcome: 'rejected', endpoint, reasons }
+		: { outcome: 'accepted', endpoint };
 }
 
 function caseResult(run: Run): CaseResult {
@@ -481,14 +544,29 @@ function caseResult(run: Run): CaseResult {
 	};
 }
 
+function evolutionV2CaseResult(run: (typeof evolutionV2Runs)[number]): CaseResult {
+	return {
+		variant: run.variant,
+		style: 'chatIdSession',
+		verdicts: { evolutionV2: evolutionV2Verdict(run) },
+	};
+}
+
 /** Runs one case from the seed (Leave and Restart change the state) and returns what reached the gateway. */
 async function runCase(
 	gateway: typeof simulator,
 	operationCase: OperationCase,
 	variant: Omit<Variant, 'label'>,
-	options: { requestBodyStyle: RequestBodyStyle; keyHeader?: 'X-Api-Key' },
+	options: {
+		requestBodyStyle: RequestBodyStyle;
+		keyHeader?: 'X-Api-Key';
+		gateway?: 'evolutionV2';
+	},
 ) {
 	gateway.reset();
+	const prepared =
+		options.gateway === 'evolutionV2' ? await operationCase.onEvolutionV2?.(gateway) : undefined;
+	const preparing = gateway.requests.length;
 	const result = await runGateway(
 		gateway,
 		{
@@ -497,10 +575,11 @@ async function runCase(
 			session: fromList(SESSION),
 			...operationCase.parameters,
 			...variant.parameters,
+			...prepared,
 		},
 		{ ...options, items: variant.items, typeVersion: NODE.defaultVersion },
 	);
-	const requests = gateway.requests.map(({ method, path, query, body, auth, headers }) => ({
+	const requests = gateway.requests.slice(preparing).map(({ method, path, query, body, auth, headers }) => ({
 		method,
 		path,
 		query,
@@ -524,6 +603,20 @@ beforeAll(async () => {
 					...sent,
 				});
 			}
+		}
+	}
+	for (const operationCase of OPERATIONS) {
+		for (const variant of [{ parameters: {} }, ...operationCase.variants] as Variant[]) {
+			const sent = await runCase(evolutionV2Simulator, operationCase, variant, {
+				requestBodyStyle: 'chatIdSession',
+				gateway: 'evolutionV2',
+			});
+			evolutionV2Runs.push({
+				key: `${operationCase.resource}.${operationCase.name}`,
+				operation: operationCase.operation,
+				variant: variant.label,
+				...sent,
+			});
 		}
 	}
 	for (const operationCase of OPERATIONS) {
@@ -561,6 +654,21 @@ describe('the requests of every operation', () => {
 		expect(wahaKeyRuns).toEqual(wahaKeyRuns.map((run) => ({ ...run, auth: ['valid'] })));
 	});
 
+	it('carry the key in the apikey header on Evolution API v2 too', () => {
+		const reached = evolutionV2Runs.map((run) => ({
+			case: `${run.operation} ${run.variant ?? ''}`,
+			unauthenticated: run.requests.filter((request) => request.auth !== 'valid').length,
+		}));
+		expect(reached).toEqual(reached.map((entry) => ({ ...entry, unauthenticated: 0 })));
+	});
+
+	it('on Evolution API v2, each operation either passes 2.3.6 and the v2 simulator or is refused as not offered', () => {
+		const failing = evolutionV2Runs
+			.map((run) => ({ case: `${run.operation} ${run.variant ?? ''}`, verdict: evolutionV2Verdict(run) }))
+			.filter(({ verdict }) => verdict.outcome === 'rejected');
+		expect(failing).toEqual([]);
+	});
+
 	it('each go to exactly one of the two products the spec merges', () => {
 		const inBothOrNeither = runs
 			.map(({ requests: [request] }) => ({
@@ -575,7 +683,12 @@ describe('the requests of every operation', () => {
 	it('are in the README as the compatibility table', () => {
 		const rows: OperationResult[] = OPERATIONS.map((operationCase) => ({
 			operation: operationCase.operation,
-			results: runs.filter((run) => run.operation === operationCase.operation).map(caseResult),
+			results: [
+				...runs.filter((run) => run.operation === operationCase.operation).map(caseResult),
+				...evolutionV2Runs
+					.filter((run) => run.operation === operationCase.operation)
+					.map(evolutionV2CaseResult),
+			],
 		}));
 		const wahaKeyHeader = Object.values(WAHA.components.securitySchemes)
 			.map((scheme) => scheme.name)
@@ -605,6 +718,7 @@ describe('the requests of every operation', () => {
 			'',
 			'- **Spec gateway**: the gateway simulator, which implements the spec this package is written for, answered 2xx.',
 			`- **Evolution API v1.8.2**: the route exists in its routers (tag ${EVOLUTION.source.tag}, commit ${EVOLUTION.source.commit.slice(0, 7)}) and the body passes the \`jsonschema\` validation its router runs before the controller (\`RouterBroker.dataValidate\`, and \`groupValidate\`, which takes \`groupJid\` from the query). Checks its controllers make later (that the webhook URL is a URL, that a number is on WhatsApp) are not part of it.`,
+			`- **Evolution API v2.3.6**: with the credential's Gateway set to *Evolution API v2*, the node ran against the simulator's Evolution 2.3.6 dialect without error, and every request it sent exists in 2.3.6's routers (tag ${EVOLUTION_V2.source.tag}, commit ${EVOLUTION_V2.source.commit.slice(0, 7)}) and passes the same \`jsonschema\` validation with 2.3.6's schemas. A route after the ✓ is where v2 takes the operation; "— (not offered …)": v2 has no such thing, and the node refuses it before any request with the reason shown.`,
 			`- **WAHA 2026**: the path and method exist in WAHA's published OpenAPI document (version ${WAHA.info.version}), the required path and query parameters are there, and the query values and JSON body are valid for its schemas (ajv). WAHA's own validation can be more lenient than its published schemas.`,
 			`- "✓": every request passed in both body styles; "✓ shape A": only with the Request Body Style *${styleChoice('chatIdSession')}*, "✓ shape B": only with *${styleChoice('jidSessionId')}* (*Detect Automatically* settles on one of the two per gateway); "✗ with …": a variant that failed; "— (no such endpoint)": the product has no route with that method and path (the spec merges the two products, so each operation exists in one of them only).`,
 			`- Authentication is not judged against the products: with the credential's defaults, requests carry the key in the \`${sentKeyHeaders.join('`, `')}\` header, as Evolution API reads it, while WAHA reads \`${wahaKeyHeader}\` and answers 401 without it. For WAHA, ${keyHeaderSetting(wahaKeyHeader)}: so set, the ${wahaKeyRuns.length} operations WAHA has were run again against the simulator reading the key from \`X-Api-Key\`, and each carried it there.`,

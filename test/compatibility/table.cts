@@ -11,6 +11,7 @@ export const SHAPE_OF: Record<RequestBodyStyle, string> = {
 export const PRODUCTS = {
 	spec: 'Spec gateway',
 	evolution: 'Evolution API v1.8.2',
+	evolutionV2: 'Evolution API v2.3.6',
 	waha: 'WAHA 2026',
 } as const;
 export type Product = keyof typeof PRODUCTS;
@@ -19,7 +20,11 @@ export interface CaseResult {
 	/** Undefined for the operation's main case; e.g. "with a binary picture" for a variant. */
 	variant?: string;
 	style: RequestBodyStyle;
-	verdicts: Record<Product, Verdict>;
+	/**
+	 * The products that judged this run: the spec's gateway's runs are judged by the spec, Evolution
+	 * v1.8.2 and WAHA; the runs with the credential's Gateway set to Evolution API v2 by v2 alone.
+	 */
+	verdicts: Partial<Record<Product, Verdict>>;
 }
 
 export interface OperationResult {
@@ -38,7 +43,7 @@ function why(verdict: Verdict): string {
 
 /** "x" when every style failed for the same reason, else "shape A: x; shape B: y". */
 function reasonsByStyle(failed: CaseResult[], product: Product): string {
-	const reasons = failed.map((result) => why(result.verdicts[product]));
+	const reasons = failed.map((result) => why(result.verdicts[product]!));
 	if (new Set(reasons).size === 1) return reasons[0];
 	return failed.map((result, index) => `${SHAPE_OF[result.style]}: ${reasons[index]}`).join('; ');
 }
@@ -47,14 +52,21 @@ function reasonsByStyle(failed: CaseResult[], product: Product): string {
  * One cell: "— (…)" when the product has no such endpoint, "✗ (…)" when the main case fails in
  * every style, else "✓" or "✓ shape A", followed by what fails with the other style and with variants.
  */
-export function cell(results: CaseResult[], product: Product): string {
-	const verdicts = results.map((result) => result.verdicts[product]);
+export function cell(allResults: CaseResult[], product: Product, rowEndpoint?: string): string {
+	const results = allResults.filter((result) => result.verdicts[product] !== undefined);
+	const verdictOf = (result: CaseResult) => result.verdicts[product]!;
+	const verdicts = results.map(verdictOf);
 	if (verdicts.every((verdict) => verdict.outcome === 'absent')) return `— (${why(verdicts[0])})`;
 	const main = results.filter((result) => result.variant === undefined);
-	const passing = main.filter((result) => result.verdicts[product].outcome === 'accepted');
+	const passing = main.filter((result) => verdictOf(result).outcome === 'accepted');
 	if (passing.length === 0) return `✗ (${reasonsByStyle(main, product)})`;
 	const parts = [passing.length === main.length ? '✓' : `✓ ${SHAPE_OF[passing[0].style]}`];
-	const failingMain = main.filter((result) => result.verdicts[product].outcome !== 'accepted');
+	// A product that takes the operation on another route says which.
+	const passingVerdict = verdictOf(passing[0]);
+	if (passingVerdict.outcome === 'accepted' && rowEndpoint && passingVerdict.endpoint !== rowEndpoint) {
+		parts[0] += ` \`${passingVerdict.endpoint}\``;
+	}
+	const failingMain = main.filter((result) => verdictOf(result).outcome !== 'accepted');
 	if (failingMain.length > 0) {
 		parts.push(`${SHAPE_OF[failingMain[0].style]} ✗ (${reasonsByStyle(failingMain, product)})`);
 	}
@@ -63,7 +75,7 @@ export function cell(results: CaseResult[], product: Product): string {
 		(result) =>
 			result.variant !== undefined &&
 			passingStyles.has(result.style) &&
-			result.verdicts[product].outcome !== 'accepted',
+			verdictOf(result).outcome !== 'accepted',
 	);
 	for (const variant of new Set(failingVariants.map((result) => result.variant))) {
 		const failed = failingVariants.filter((result) => result.variant === variant);
@@ -75,7 +87,9 @@ export function cell(results: CaseResult[], product: Product): string {
 /** The route as the product that has it names it, for the Operation column. */
 export function endpointOf(results: CaseResult[]): string {
 	for (const product of ['evolution', 'waha'] as const) {
-		const found = results.find((result) => result.verdicts[product].outcome !== 'absent');
+		const found = results.find(
+			(result) => result.verdicts[product] && result.verdicts[product].outcome !== 'absent',
+		);
 		const verdict = found?.verdicts[product];
 		if (verdict && verdict.outcome !== 'absent') return verdict.endpoint;
 	}
@@ -91,14 +105,17 @@ export function renderTable(rows: OperationResult[]): string {
 	const lines = [
 		`| Operation | ${products.map((product) => PRODUCTS[product]).join(' | ')} |`,
 		`| --- | ${products.map(() => '---').join(' | ')} |`,
-		...rows.map((row) =>
-			[
-				`${row.operation}<br>\`${endpointOf(row.results)}\``,
-				...products.map((product) => cell(row.results, product)),
+		...rows.map((row) => {
+			const endpoint = endpointOf(row.results);
+			return [
+				`${row.operation}<br>\`${endpoint}\``,
+				...products.map((product) =>
+					cell(row.results, product, product === 'evolutionV2' ? endpoint : undefined),
+				),
 			]
 				.map(escapeCell)
-				.join(' | '),
-		),
+				.join(' | ');
+		}),
 	];
 	return lines.map((line) => (line.startsWith('|') ? line : `| ${line} |`)).join('\n');
 }
