@@ -5,6 +5,7 @@ import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
 import { asObject } from '../shared/values';
+import { messageText, textOf } from '../shared/message-text';
 import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
 import { isApiKeyField, Redactor } from './secrets';
 
@@ -79,16 +80,6 @@ function messageKey(delivered: unknown): IDataObject | undefined {
 	return typeof key === 'object' && key !== null && isNonEmptyText(key.remoteJid) ? key : undefined;
 }
 
-/**
- * A delivered value as text, or undefined when it is none. Never `String()` on delivered objects:
- * a body such as `{"toString": 1}` makes that throw.
- */
-function textOf(value: unknown): string | undefined {
-	if (typeof value === 'string') return value;
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	return undefined;
-}
-
 function chatOf(remoteJid: string): ChatReference | undefined {
 	return classifyChat(remoteJid);
 }
@@ -121,23 +112,6 @@ export function reasonToIgnore(delivery: Delivery, filters: DeliveryFilters): st
 		if (!listed) return 'chat not listed';
 	}
 	return undefined;
-}
-
-function messageText(message: IDataObject | undefined): string {
-	if (!message) return '';
-	if (typeof message.conversation === 'string') return message.conversation;
-	for (const [type, content] of Object.entries(message)) {
-		if (!content || typeof content !== 'object') continue;
-		const part = content as IDataObject;
-		if (type === 'extendedTextMessage' && typeof part.text === 'string') return part.text;
-		if (typeof part.caption === 'string') return part.caption;
-		if (type === 'locationMessage') {
-			return [textOf(part.name), textOf(part.address)].filter(Boolean).join(', ');
-		}
-		if (type === 'contactMessage' && typeof part.displayName === 'string') return part.displayName;
-		if (type === 'pollCreationMessage' && typeof part.name === 'string') return part.name;
-	}
-	return '';
 }
 
 /** Deeper than any real delivery (a quoted message inside a message is about 10 levels). */

@@ -1,3 +1,5 @@
+import type { INodeListSearchItems } from 'n8n-workflow';
+
 /**
  * A list as people give it: "a, b; c" or one entry per line in a text field, or an array from an
  * expression. Entries are trimmed; empty ones are dropped.
@@ -14,4 +16,12 @@ export function matchesFilter(filter: string | undefined, ...texts: unknown[]): 
 	const needle = filter?.trim().toLowerCase();
 	if (!needle) return true;
 	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(needle));
+}
+
+/** A picker entry shown as `<label> (<value>)`, or the value alone when there is no label. */
+export function listItem(label: unknown, value: string): INodeListSearchItems {
+	return {
+		name: typeof label === 'string' && label !== '' ? `${label} (${value})` : value,
+		value,
+	};
 }

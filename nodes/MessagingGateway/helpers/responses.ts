@@ -46,8 +46,9 @@ export function responseOr(
 
 /**
  * A list of records in the gateway's answer: the answer itself (`key` undefined) or its field
- * `key`. Anything else (an object where a list belongs, a list of texts) is not an answer to a
- * list operation: it fails instead of becoming no items or items that are not objects.
+ * `key` (a dotted path such as `messages.records` for a nested one). Anything else (an object
+ * where a list belongs, a list of texts) is not an answer to a list operation: it fails instead of
+ * becoming no items or items that are not objects.
  */
 export function expectList(
 	this: IExecuteFunctions,
@@ -56,7 +57,14 @@ export function expectList(
 	itemIndex: number,
 ): IDataObject[] {
 	const list =
-		key === undefined ? response : isObject<IDataObject>(response) ? response[key] : undefined;
+		key === undefined
+			? response
+			: key
+					.split('.')
+					.reduce<unknown>(
+						(value, field) => (isObject<IDataObject>(value) ? value[field] : undefined),
+						response,
+					);
 	if (Array.isArray(list) && list.every((entry) => isObject<IDataObject>(entry))) {
 		return list as IDataObject[];
 	}

@@ -7,9 +7,11 @@ import type {
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import { matchesFilter } from '../../shared/lists';
+import type { GatewayLists, GatewayName } from '../../shared/gateways';
+import { evolutionV2Lists } from '../../shared/gateways/evolution-v2/lists';
+import { listItem, matchesFilter } from '../../shared/lists';
 import { checkSessionName, currentSessionValue } from '../../shared/session';
-import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
+import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
 
 export { searchSessions } from '../../shared/session';
 
@@ -31,12 +33,12 @@ function currentSession(this: ILoadOptionsFunctions): string {
 }
 
 /** Chats of the session, newest first, from the conversation overview (offset-paged). */
-export async function searchChats(
+async function overviewChats(
 	this: ILoadOptionsFunctions,
+	session: string,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const session = currentSession.call(this);
 	const offset = Number(paginationToken ?? 0) || 0;
 	const chats = (await gatewayApiRequest.call(
 		this,
@@ -49,56 +51,70 @@ export async function searchChats(
 	const page = Array.isArray(chats) ? chats : [];
 	const results: INodeListSearchItems[] = page
 		.filter((chat) => matchesFilter(filter, chat.name, chat.id))
-		.map((chat) => ({
-			name:
-				typeof chat.name === 'string' && chat.name
-					? `${chat.name} (${String(chat.id)})`
-					: String(chat.id),
-			value: String(chat.id),
-		}));
+		.map((chat) => listItem(chat.name, String(chat.id)));
 	return {
 		results,
 		paginationToken: page.length === PAGE_SIZE ? String(offset + PAGE_SIZE) : undefined,
 	};
 }
 
-/** Contacts of the session (offset-paged), shown by name and JID. */
-export async function searchContacts(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const session = currentSession.call(this);
-	const offset = Number(paginationToken ?? 0) || 0;
-	const response = (await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
-		qs: { sessionId: session, limit: PAGE_SIZE, offset },
-	})) as IDataObject;
-	const contacts = Array.isArray(response?.contacts) ? (response.contacts as IDataObject[]) : [];
-	const results: INodeListSearchItems[] = contacts
-		.filter((contact) =>
-			matchesFilter(filter, contact.name, contact.notify, contact.verifiedName, contact.jid),
-		)
-		.map((contact) => {
-			const label = [contact.name, contact.notify, contact.verifiedName].find(
-				(text) => typeof text === 'string' && text !== '',
+/** The Messaging Gateway API's lists: chats from the overview, contacts from `/api/contacts`. */
+const MESSAGING_GATEWAY_API_LISTS: GatewayLists = {
+	searchChats: overviewChats,
+
+	/** Contacts of the session (offset-paged), shown by name and JID. */
+	async searchContacts(session, filter, paginationToken) {
+		const offset = Number(paginationToken ?? 0) || 0;
+		const response = (await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
+			qs: { sessionId: session, limit: PAGE_SIZE, offset },
+		})) as IDataObject;
+		const contacts = Array.isArray(response?.contacts) ? (response.contacts as IDataObject[]) : [];
+		const results: INodeListSearchItems[] = contacts
+			.filter((contact) =>
+				matchesFilter(filter, contact.name, contact.notify, contact.verifiedName, contact.jid),
+			)
+			.map((contact) =>
+				listItem(
+					[contact.name, contact.notify, contact.verifiedName].find(
+						(text) => typeof text === 'string' && text !== '',
+					),
+					String(contact.jid),
+				),
 			);
-			return {
-				name: label ? `${String(label)} (${String(contact.jid)})` : String(contact.jid),
-				value: String(contact.jid),
-			};
-		});
-	return {
-		results,
-		paginationToken: contacts.length === PAGE_SIZE ? String(offset + PAGE_SIZE) : undefined,
+		return {
+			results,
+			paginationToken: contacts.length === PAGE_SIZE ? String(offset + PAGE_SIZE) : undefined,
+		};
+	},
+
+	/** Groups of the session: the chat list without contacts and channels. */
+	async searchGroups(session, filter, paginationToken) {
+		const page = await overviewChats.call(this, session, filter, paginationToken);
+		return {
+			...page,
+			results: page.results.filter((chat) => String(chat.value).endsWith('@g.us')),
+		};
+	},
+};
+
+const LISTS: Record<GatewayName, GatewayLists> = {
+	messagingGatewayApi: MESSAGING_GATEWAY_API_LISTS,
+	evolutionV2: evolutionV2Lists,
+};
+
+/** A picker's list as the credential's gateway gives it, for the Session the editor shows. */
+function listedByGateway(picker: keyof GatewayLists) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		const session = currentSession.call(this);
+		const gateway = await selectedGateway.call(this);
+		return await LISTS[gateway][picker].call(this, session, filter, paginationToken);
 	};
 }
 
-/** Groups of the session: the chat list without contacts and channels. */
-export async function searchGroups(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const page = await searchChats.call(this, filter, paginationToken);
-	return { ...page, results: page.results.filter((chat) => String(chat.value).endsWith('@g.us')) };
-}
+export const searchChats = listedByGateway('searchChats');
+export const searchContacts = listedByGateway('searchContacts');
+export const searchGroups = listedByGateway('searchGroups');

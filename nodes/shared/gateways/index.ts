@@ -2,7 +2,9 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
+	ILoadOptionsFunctions,
 	INodeExecutionData,
+	INodeListSearchResult,
 } from 'n8n-workflow';
 
 /**
@@ -41,6 +43,21 @@ export type GatewayOperation = (
 export interface GatewayOperations {
 	offered: Record<string, GatewayOperation>;
 	notOffered: Record<string, string>;
+}
+
+/** One picker's list for the Session the editor shows (checked before), as a gateway gives it. */
+export type GatewayListSearch = (
+	this: ILoadOptionsFunctions,
+	session: string,
+	filter?: string,
+	paginationToken?: string,
+) => Promise<INodeListSearchResult>;
+
+/** The pickers of the action node whose lists depend on the gateway. */
+export interface GatewayLists {
+	searchChats: GatewayListSearch;
+	searchContacts: GatewayListSearch;
+	searchGroups: GatewayListSearch;
 }
 
 /**

@@ -364,7 +364,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * fetchChats: one row per chat that has messages (its newest one as `lastMessage`), newest first;
- * the 24-hour window counts from the chat's first message.
+ * the 24-hour window counts from the chat's first message. Paged only by `take` (LIMIT) and `skip`
+ * (OFFSET), each when truthy: its raw query reads no `page` or `offset`.
  */
 function findChats(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
@@ -403,7 +404,9 @@ function findChats(context: RequestContext, instance: Instance) {
 			};
 		})
 		.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-	return { status: 200, body: rows };
+	const skip = typeof body.skip === 'number' && body.skip > 0 ? body.skip : 0;
+	const take = typeof body.take === 'number' && body.take > 0 ? body.take : rows.length;
+	return { status: 200, body: rows.slice(skip, skip + take) };
 }
 
 /**

@@ -9,6 +9,7 @@ import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { parseChat, toChatId } from '../../../shared/identifiers';
+import type { ChatReference } from '../../../shared/identifiers';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
@@ -40,17 +41,32 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('chat', 'getMany', properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** What Get Many was asked for one item, checked before any request. */
+export interface GetManyChatsRequest {
+	session: string;
+	/** How many chats: Infinity for Return All. */
+	wanted: number;
+	/** Only these chats (none: every chat). */
+	chats: ChatReference[];
+}
+
+export function readGetManyChats(this: IExecuteFunctions, itemIndex: number): GetManyChatsRequest {
 	const session = readSession.call(this, itemIndex);
 	const wanted = wantedCount.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	// Validate every entry before the first request, so a typo does not cost a half-done run.
-	const ids = splitList(filters.chats).map((entry) =>
-		toChatId(parseChat.call(this, entry, 'Chats', itemIndex, ['contact', 'group', 'channel'])),
+	const chats = splitList(filters.chats).map((entry) =>
+		parseChat.call(this, entry, 'Chats', itemIndex, ['contact', 'group', 'channel']),
 	);
+	return { session, wanted, chats };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, wanted, chats: filtered } = readGetManyChats.call(this, itemIndex);
+	const ids = filtered.map(toChatId);
 
 	const chats = await collectOffsetPages(
 		async (limit, offset) => {

@@ -1,9 +1,15 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { parseChat, toJid } from '../../../shared/identifiers';
+import type { ChatReference } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -17,32 +23,59 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('contact', 'get', properties);
 
-export async function execute(
+/** What Get was asked for one item, checked before any request. */
+export function readGetContact(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): { session: string; contact: ChatReference } {
 	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
-	const reference = parseChat.call(this, raw, 'Contact', itemIndex, ['contact']);
-	const jid = toJid(reference);
-	const response = await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
-		qs: { sessionId: session, jid },
-		itemIndex,
-	});
-	const contacts = expectList.call(this, response, 'contacts', itemIndex);
+	return { session, contact: parseChat.call(this, raw, 'Contact', itemIndex, ['contact']) };
+}
+
+/**
+ * The asked contact among those the gateway answered (`jid`, or `id`, names it), as the output;
+ * `jid` is the contact as the request named it.
+ */
+export function contactOutput(
+	this: IExecuteFunctions,
+	contacts: IDataObject[],
+	request: { session: string; contact: ChatReference },
+	jid: string,
+	itemIndex: number,
+): INodeExecutionData[] {
 	// Match on the number, not the suffix (gateways write @s.messenger.net or @s.whatsapp.net), so
 	// a gateway that ignores the filter and lists every contact still yields the right one.
 	const contact = contacts.find(
-		(candidate) => String(candidate.jid ?? candidate.id ?? '').split('@')[0] === reference.value,
+		(candidate) =>
+			String(candidate.jid ?? candidate.id ?? '').split('@')[0] === request.contact.value,
 	);
 	// The gateway answers an empty list for a contact the session does not know; outputting
 	// nothing would silently stop the workflow, so say so.
 	if (!contact) {
-		throw new NodeOperationError(this.getNode(), `Contact ${jid} not found in session ${session}`, {
-			itemIndex,
-			description:
-				'Check the phone number (with country code), or use Contact > Get Many to list the contacts this session knows.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Contact ${jid} not found in session ${request.session}`,
+			{
+				itemIndex,
+				description:
+					'Check the phone number (with country code), or use Contact > Get Many to list the contacts this session knows.',
+			},
+		);
 	}
 	return [{ json: contact }];
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = readGetContact.call(this, itemIndex);
+	const jid = toJid(request.contact);
+	const response = await gatewayApiRequest.call(this, 'GET', '/api/contacts', {
+		qs: { sessionId: request.session, jid },
+		itemIndex,
+	});
+	const contacts = expectList.call(this, response, 'contacts', itemIndex);
+	return contactOutput.call(this, contacts, request, jid, itemIndex);
 }

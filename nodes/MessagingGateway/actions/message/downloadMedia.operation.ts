@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { expectObject } from '../../helpers/responses';
@@ -53,10 +59,20 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'downloadMedia', properties);
 
-export async function execute(
+/** What Download Media was asked for one item, checked before any request. */
+export interface DownloadMediaRequest {
+	session: string;
+	/** The message's own ID (the part after the last underscore of a full ID). */
+	shortId: string;
+	convertToMp4: boolean;
+	binaryPropertyName: string;
+	keepBase64: boolean;
+}
+
+export function readDownloadMedia(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): DownloadMediaRequest {
 	const session = readSession.call(this, itemIndex);
 	const shortId = readShortMessageId.call(
 		this,
@@ -81,13 +97,36 @@ export async function execute(
 		itemIndex,
 		false,
 	);
+	return { session, shortId, convertToMp4, binaryPropertyName, keepBase64 };
+}
 
-	const response = await gatewayApiRequest.call(
+/** `POST /chat/getBase64FromMediaMessage/{session}`: the file of a media message, as base64. */
+export async function requestMediaBase64(
+	this: IExecuteFunctions,
+	session: string,
+	shortId: string,
+	convertToMp4: boolean,
+	itemIndex: number,
+): Promise<unknown> {
+	return await gatewayApiRequest.call(
 		this,
 		'POST',
 		gatewayPath`/chat/getBase64FromMediaMessage/${session}`,
 		{ body: { message: { key: { id: shortId } }, convertToMp4 }, itemIndex, read: true },
 	);
+}
+
+/**
+ * The file in getBase64FromMediaMessage's answer as n8n binary data (its MIME type, else
+ * application/octet-stream; its file name, else `<message id>.<extension>`), and the rest of the
+ * answer; an answer without a file fails.
+ */
+export async function mediaAnswerAsBinary(
+	this: IExecuteFunctions,
+	response: unknown,
+	shortId: string,
+	itemIndex: number,
+): Promise<{ details: IDataObject; base64: string; binary: IBinaryData }> {
 	const { base64, ...details } = expectObject.call(this, response, itemIndex);
 	if (typeof base64 !== 'string' || base64 === '') {
 		throw new NodeOperationError(
@@ -107,11 +146,32 @@ export async function execute(
 		typeof details.fileName === 'string' && details.fileName !== ''
 			? details.fileName
 			: `${shortId}.${extensionForMimeType(mimeType)}`;
-	const binaryData = await this.helpers.prepareBinaryData(
+	const binary = await this.helpers.prepareBinaryData(
 		Buffer.from(base64, 'base64'),
 		fileName,
 		mimeType,
 	);
-	const json = keepBase64 ? { ...details, base64 } : details;
-	return [{ json, binary: { [binaryPropertyName]: binaryData } }];
+	return { details, base64, binary };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = readDownloadMedia.call(this, itemIndex);
+	const response = await requestMediaBase64.call(
+		this,
+		request.session,
+		request.shortId,
+		request.convertToMp4,
+		itemIndex,
+	);
+	const { details, base64, binary } = await mediaAnswerAsBinary.call(
+		this,
+		response,
+		request.shortId,
+		itemIndex,
+	);
+	const json = request.keepBase64 ? { ...details, base64 } : details;
+	return [{ json, binary: { [request.binaryPropertyName]: binary } }];
 }

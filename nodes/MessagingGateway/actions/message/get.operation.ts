@@ -8,6 +8,7 @@ import type {
 import { expectObject } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseFullMessageId } from '../../../shared/identifiers';
+import type { FullMessageId } from '../../../shared/identifiers';
 import {
 	binaryPropertyField,
 	extensionForMimeType,
@@ -53,10 +54,16 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'get', properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** What Get was asked for one item, checked before any request. */
+export interface GetMessageRequest {
+	session: string;
+	messageId: FullMessageId;
+	downloadMedia: boolean;
+	/** Set when the media goes into a binary field. */
+	binaryPropertyName?: string;
+}
+
+export function readGetMessage(this: IExecuteFunctions, itemIndex: number): GetMessageRequest {
 	const session = readSession.call(this, itemIndex);
 	const messageId = parseFullMessageId.call(
 		this,
@@ -71,6 +78,17 @@ export async function execute(
 	const binaryPropertyName = mediaToBinary
 		? readBinaryPropertyName.call(this, itemIndex)
 		: undefined;
+	return { session, messageId, downloadMedia, binaryPropertyName };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, messageId, downloadMedia, binaryPropertyName } = readGetMessage.call(
+		this,
+		itemIndex,
+	);
 
 	const response = await gatewayApiRequest.call(
 		this,

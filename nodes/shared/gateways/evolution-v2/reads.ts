@@ -1,4 +1,261 @@
-/** Reading messages, chats and contacts on Evolution API v2 (findMessages, findChats, findContacts, getBase64FromMediaMessage). */
-import type { GatewayOperation } from '../index';
+/**
+ * Reading messages, chats and contacts on Evolution API v2 (2.3.6): its database searches
+ * (findMessages, findChats, findContacts) and getBase64FromMediaMessage. Each operation reads what
+ * the user asked with its operation file's code; v2's rows become the outputs the node documents
+ * on the Messaging Gateway API (full message IDs, chat IDs `…@c.us`, names), each with v2's own row
+ * kept (`_data` of a message, `_chat` of a chat, the contact's own fields).
+ */
+import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-export const evolutionV2Reads: Record<string, GatewayOperation> = {};
+import * as getManyChatsOperation from '../../../MessagingGateway/actions/chat/getMany.operation';
+import * as getContactOperation from '../../../MessagingGateway/actions/contact/get.operation';
+import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
+import * as getMessageOperation from '../../../MessagingGateway/actions/message/get.operation';
+import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
+import { fullIdFromKey, jidToChatId } from '../../../MessagingGateway/helpers/message';
+import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
+import { expectList } from '../../../MessagingGateway/helpers/responses';
+import { toJid } from '../../identifiers';
+import type { ChatReference } from '../../identifiers';
+import { messageText, textOf } from '../../message-text';
+import { gatewayApiRequest, gatewayPath } from '../../transport';
+import { asObject } from '../../values';
+import type { GatewayOperation } from '../index';
+import { whatsappJid } from './send-bodies';
+
+/** Chats a findChats page asks for (`take`); 2.3.6 sets no page size of its own. */
+const CHATS_PAGE = 50;
+/** Contacts a findContacts page asks for (`offset`, its page size). */
+const CONTACTS_PAGE = 100;
+
+/** The content types whose file getBase64FromMediaMessage downloads (2.3.6's TypeMediaMessage). */
+const MEDIA_TYPES = [
+	'imageMessage',
+	'videoMessage',
+	'audioMessage',
+	'documentMessage',
+	'stickerMessage',
+	'ptvMessage',
+];
+
+type SearchRoute = 'findChats' | 'findContacts' | 'findMessages';
+
+/** `POST /chat/<search>/{instance}`: one of v2's database searches (a read, retried like lookups). */
+export async function searchV2(
+	this: IExecuteFunctions | ILoadOptionsFunctions,
+	search: SearchRoute,
+	session: string,
+	body: IDataObject,
+	itemIndex?: number,
+): Promise<unknown> {
+	return await gatewayApiRequest.call(this, 'POST', gatewayPath`/chat/${search}/${session}`, {
+		body,
+		itemIndex,
+		read: true,
+	});
+}
+
+/** A contact, group or channel as the JID v2 stores (`…@s.whatsapp.net` for contacts). */
+function jidForV2(reference: ChatReference): string {
+	return whatsappJid(toJid(reference));
+}
+
+/** The media part of a message's content (a document with a caption is wrapped once more). */
+function mediaOf(content: IDataObject): IDataObject | undefined {
+	const wrapped = asObject(asObject(content.documentWithCaptionMessage)?.message);
+	for (const source of [content, wrapped ?? {}]) {
+		for (const type of MEDIA_TYPES) {
+			const part = asObject(source[type]);
+			if (part) return part;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * A Message row of v2 (`{key, pushName, messageType, message, messageTimestamp, …}`) as Message →
+ * Get outputs a message: its full ID (a group member's after it), chat ID, text, and `media` when
+ * it has a file (its link only where v2 stored one, `mediaUrl`; null unless asked for); the row
+ * under `_data`. v2 does not say which number is the session's own, so there is no `from`/`to`.
+ */
+export function messageFromV2(record: IDataObject, withMedia: boolean): IDataObject {
+	const key = asObject(record.key) ?? {};
+	const remoteJid = textOf(key.remoteJid) ?? '';
+	const chatId = jidToChatId(remoteJid);
+	const participantJid = textOf(key.participant);
+	const participant = participantJid ? jidToChatId(participantJid) : null;
+	const id = fullIdFromKey(record, chatId) ?? null;
+	const content = asObject(record.message) ?? {};
+	const media = mediaOf(content);
+	const json: IDataObject = {
+		id: id && participant && remoteJid.endsWith('@g.us') ? `${id}_${participant}` : id,
+		timestamp: record.messageTimestamp ?? null,
+		chatId,
+		fromMe: key.fromMe === true,
+		participant,
+		pushName: record.pushName ?? null,
+		body: messageText(content),
+		hasMedia: media !== undefined,
+		messageType: record.messageType ?? null,
+	};
+	if (media) {
+		json.media = withMedia
+			? {
+					url: textOf(content.mediaUrl) ?? null,
+					mimetype: media.mimetype ?? null,
+					filename: media.fileName ?? null,
+					error: null,
+				}
+			: null;
+	}
+	json._data = record;
+	return json;
+}
+
+/** A findChats row as Chat → Get Many outputs a chat: `{id, name, picture, lastMessage}`, the row under `_chat`. */
+export function chatFromV2(row: IDataObject): IDataObject {
+	const lastMessage = asObject(row.lastMessage);
+	return {
+		id: jidToChatId(textOf(row.remoteJid) ?? ''),
+		name: row.pushName ?? null,
+		picture: row.profilePicUrl ?? null,
+		lastMessage: lastMessage ? messageFromV2(lastMessage, false) : null,
+		_chat: row,
+	};
+}
+
+/** A Contact row of v2 with the fields Contact → Get outputs first: its JID and name (v2 keeps one name, `pushName`). */
+export function contactFromV2(row: IDataObject): IDataObject {
+	return { jid: row.remoteJid ?? null, name: row.pushName ?? null, ...row };
+}
+
+/**
+ * `POST /chat/findMessages/{instance}` `{where: {key: {id}}}`: IDs are made by the sending device,
+ * so the chat of the full ID picks the message (its `remoteJid`, or `remoteJidAlt` where v2 keeps
+ * a contact's LID). With Put Media in Binary, the file comes from getBase64FromMediaMessage, as
+ * Download Media gets it.
+ */
+async function getMessage(this: IExecuteFunctions, itemIndex: number) {
+	const request = getMessageOperation.readGetMessage.call(this, itemIndex);
+	const { session, messageId } = request;
+	const answer = await searchV2.call(
+		this,
+		'findMessages',
+		session,
+		{ where: { key: { id: messageId.id } } },
+		itemIndex,
+	);
+	const records = expectList.call(this, answer, 'messages.records', itemIndex);
+	const chatId = jidToChatId(messageId.chatId);
+	const record = records.find((candidate) => {
+		const key = asObject(candidate.key) ?? {};
+		return [key.remoteJid, key.remoteJidAlt].some(
+			(jid) => typeof jid === 'string' && jidToChatId(jid) === chatId,
+		);
+	});
+	if (!record) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Message ${messageId.serialized} not found in session ${session}`,
+			{
+				itemIndex,
+				description:
+					'Check the message ID: Evolution API v2 finds the messages it has stored for this session.',
+			},
+		);
+	}
+	const json = messageFromV2(record, request.downloadMedia);
+	if (!request.binaryPropertyName || json.hasMedia !== true) return [{ json }];
+	const media = await downloadMediaOperation.requestMediaBase64.call(
+		this,
+		session,
+		messageId.id,
+		false,
+		itemIndex,
+	);
+	const { binary } = await downloadMediaOperation.mediaAnswerAsBinary.call(
+		this,
+		media,
+		messageId.id,
+		itemIndex,
+	);
+	return [{ json, binary: { [request.binaryPropertyName]: binary } }];
+}
+
+/**
+ * `POST /chat/findChats/{instance}`: newest first, paged by `take`/`skip` (2.3.6 reads no other
+ * paging); the Chats filter asks for each listed chat by `where.remoteJid`, in the order given.
+ */
+async function getManyChats(this: IExecuteFunctions, itemIndex: number) {
+	const { session, wanted, chats } = getManyChatsOperation.readGetManyChats.call(this, itemIndex);
+	const findChats = async (body: IDataObject) =>
+		expectList.call(
+			this,
+			await searchV2.call(this, 'findChats', session, body, itemIndex),
+			undefined,
+			itemIndex,
+		);
+	let rows: IDataObject[] = [];
+	if (chats.length === 0) {
+		rows = await collectOffsetPages(
+			async (take, skip) => await findChats({ take, skip }),
+			wanted,
+			CHATS_PAGE,
+		);
+	}
+	for (const chat of chats) {
+		if (rows.length >= wanted) break;
+		rows.push(...(await findChats({ where: { remoteJid: jidForV2(chat) } })));
+	}
+	return rows.slice(0, wanted).map((row) => ({ json: chatFromV2(row) }));
+}
+
+/** `POST /chat/findContacts/{instance}` `{where: {remoteJid}}`: 2.3.6 filters by nothing else (not `where.id`). */
+async function getContact(this: IExecuteFunctions, itemIndex: number) {
+	const request = getContactOperation.readGetContact.call(this, itemIndex);
+	const jid = jidForV2(request.contact);
+	const answer = await searchV2.call(
+		this,
+		'findContacts',
+		request.session,
+		{ where: { remoteJid: jid } },
+		itemIndex,
+	);
+	const contacts = expectList.call(this, answer, undefined, itemIndex).map(contactFromV2);
+	return getContactOperation.contactOutput.call(this, contacts, request, jid, itemIndex);
+}
+
+/** `POST /chat/findContacts/{instance}` `{page, offset}`: `offset` is 2.3.6's page size, `page` counts from 1. */
+async function getManyContacts(this: IExecuteFunctions, itemIndex: number) {
+	const session = readSession.call(this, itemIndex);
+	const wanted = wantedCount.call(this, itemIndex);
+	const pageSize = Math.min(CONTACTS_PAGE, wanted);
+	const contacts = await collectOffsetPages(
+		async (_limit, collected) =>
+			expectList.call(
+				this,
+				await searchV2.call(
+					this,
+					'findContacts',
+					session,
+					{ page: Math.floor(collected / pageSize) + 1, offset: pageSize },
+					itemIndex,
+				),
+				undefined,
+				itemIndex,
+			),
+		wanted,
+		pageSize,
+	);
+	return contacts.map((contact) => ({ json: contactFromV2(contact) }));
+}
+
+export const evolutionV2Reads: Record<string, GatewayOperation> = {
+	'message.get': getMessage,
+	// The same route, body and answer on v2 as on the Messaging Gateway API.
+	'message.downloadMedia': downloadMediaOperation.execute,
+	'chat.getMany': getManyChats,
+	'contact.get': getContact,
+	'contact.getMany': getManyContacts,
+};
