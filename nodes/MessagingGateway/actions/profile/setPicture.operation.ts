@@ -8,6 +8,7 @@ import type {
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
+import type { GatewayFile } from '../../helpers/files';
 import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
 
 /** What the network takes as a profile picture. */
@@ -22,21 +23,35 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('profile', 'setPicture', properties);
 
-export async function execute(
+/** What Set Picture was asked: the session and the picture (by URL or as base64 from a binary field). */
+export interface SetPictureRequest {
+	session: string;
+	file: GatewayFile;
+}
+
+export async function readSetPicture(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): Promise<SetPictureRequest> {
 	const session = readSession.call(this, itemIndex);
 	// Source "URL" or "Binary File" (no "None"), so a file is always there.
 	const file = (await readFileSource.call(this, 'picture', 'Picture', itemIndex, {
 		mimeTypes: PICTURE_TYPES,
 		required: true,
-	})) as IDataObject;
+	})) as GatewayFile;
+	return { session, file };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, file } = await readSetPicture.call(this, itemIndex);
 	const response = await gatewayApiRequest.call(
 		this,
 		'PUT',
 		gatewayPath`/api/${session}/profile/picture`,
-		{ body: { file }, itemIndex },
+		{ body: { file: file as IDataObject }, itemIndex },
 	);
 	return [{ json: responseOr.call(this, response, { success: true }, itemIndex) }];
 }

@@ -18,9 +18,14 @@ export const description = showOnlyFor('webhook', 'get', properties);
  * The registered URL without its secrets: a Messaging Gateway Trigger's URL carries its delivery
  * token in `token=`, and a URL may carry a password. Neither belongs in an output item.
  */
-function withoutSecrets(url: IDataObject[string]): IDataObject[string] {
+export function withoutSecrets(url: IDataObject[string]): IDataObject[string] {
 	if (typeof url !== 'string') return url;
 	return displayUrl(url).replace(/([?&]token=)[^&#]*/gi, '$1***');
+}
+
+/** Webhook → Get's output: the session and the saved configuration, its URL without secrets. */
+export function webhookOutput(session: string, saved: IDataObject): INodeExecutionData[] {
+	return [{ json: { session, ...saved, url: withoutSecrets(saved.url) } }];
 }
 
 export async function execute(
@@ -39,5 +44,5 @@ export async function execute(
 	const saved = (
 		typeof response.webhook === 'object' && response.webhook !== null ? response.webhook : response
 	) as IDataObject;
-	return [{ json: { session, ...saved, url: withoutSecrets(saved.url) } }];
+	return webhookOutput(session, saved);
 }

@@ -111,33 +111,52 @@ function readEvents(this: IExecuteFunctions, itemIndex: number): string[] {
 	return [...new Set(events)];
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** What Set was asked: the session and the webhook, in the Messaging Gateway API's field names. */
+export interface SetWebhookRequest {
+	session: string;
+	webhook: {
+		enabled: boolean;
+		url: string;
+		events: string[];
+		webhook_by_events: boolean;
+		webhook_base64: boolean;
+	};
+}
+
+export function readSetWebhook(this: IExecuteFunctions, itemIndex: number): SetWebhookRequest {
 	const session = readSession.call(this, itemIndex);
 	const url = readUrl.call(this, itemIndex);
 	// Always sent: an empty list means "all events", a missing one crashes some gateway versions.
 	const events = readEvents.call(this, itemIndex);
-	const body = {
-		enabled: readBoolean.call(this, 'enabled', 'Enabled', itemIndex, true),
-		url,
-		events,
-		webhook_by_events: readBoolean.call(
-			this,
-			'webhookByEvents',
-			'Webhook by Events',
-			itemIndex,
-			false,
-		),
-		webhook_base64: readBoolean.call(
-			this,
-			'webhookBase64',
-			'Include Media as Base64',
-			itemIndex,
-			false,
-		),
+	return {
+		session,
+		webhook: {
+			enabled: readBoolean.call(this, 'enabled', 'Enabled', itemIndex, true),
+			url,
+			events,
+			webhook_by_events: readBoolean.call(
+				this,
+				'webhookByEvents',
+				'Webhook by Events',
+				itemIndex,
+				false,
+			),
+			webhook_base64: readBoolean.call(
+				this,
+				'webhookBase64',
+				'Include Media as Base64',
+				itemIndex,
+				false,
+			),
+		},
 	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, webhook: body } = readSetWebhook.call(this, itemIndex);
 	// No body at all means the request itself is the best record; a list or a text is no answer.
 	const response = responseOr.call(
 		this,
