@@ -3,6 +3,7 @@ import type {
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestMethods,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -18,6 +19,9 @@ export function apiKeyHeaderOf(credentials: ICredentialDataDecryptedObject): str
 	if (credentials.gateway === 'evolutionV2') return 'apikey';
 	return API_KEY_HEADERS.find((header) => header === credentials.keyHeader) ?? 'apikey';
 }
+
+/** The credential test's method: POST for Evolution API v2's /verify-creds, GET for the others. */
+const TEST_METHOD: string = '={{ $credentials.gateway === "evolutionV2" ? "POST" : "GET" }}';
 
 export class MessagingGatewayApi implements ICredentialType {
 	name = 'messagingGatewayApi';
@@ -155,12 +159,18 @@ export class MessagingGatewayApi implements ICredentialType {
 		};
 	}
 
-	// Lists the instances: the one gateway call that needs a valid key but no session name.
+	/**
+	 * Evolution API v2: `POST /verify-creds`, which only the global API key passes and no other
+	 * gateway has (404 there, so a wrong Gateway choice shows). Others: list the instances, the one
+	 * gateway call that needs a valid key but no session name. n8n resolves expressions in every
+	 * field of the test's request, as it does for a declarative node's routing.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
-			url: '/instance/fetchInstances',
-			method: 'GET',
+			url: '={{ $credentials.gateway === "evolutionV2" ? "/verify-creds" : "/instance/fetchInstances" }}',
+			// An expression n8n resolves before sending; the type names only the methods it resolves to.
+			method: TEST_METHOD as IHttpRequestMethods,
 		},
 		rules: [
 			{
@@ -168,7 +178,7 @@ export class MessagingGatewayApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'API key rejected: the gateway answered 401 Unauthorized. Copy the key again from the gateway dashboard.',
+						"API key rejected: the gateway answered 401 Unauthorized. Copy the key again from the gateway dashboard. With Gateway: Evolution API v2 the test needs the global API key (the server's AUTHENTICATION_API_KEY): an instance's token is refused there, though the nodes can use it for that instance.",
 				},
 			},
 			{
@@ -184,7 +194,7 @@ export class MessagingGatewayApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No messaging gateway answers at this Base URL (404). Use the root URL of the gateway, without /api or /instance at the end.',
+						'No messaging gateway answers at this Base URL (404). Use the root URL of the gateway, without /api or /instance at the end. With Gateway: Evolution API v2, no Evolution API v2 answers there; if the gateway is Evolution API v1 or another gateway these nodes speak, choose Gateway: Messaging Gateway API.',
 				},
 			},
 		],

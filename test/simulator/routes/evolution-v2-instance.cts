@@ -1,5 +1,6 @@
-// Evolution API 2.3.6: the root, instances (connect, state, restart, logout, presence) and the webhook
-// configuration, as its instance controller, its Baileys service and its WebhookController answer.
+// Evolution API 2.3.6: the root, the credential check (verify-creds), instances (connect, state,
+// restart, logout, presence) and the webhook configuration, as its index router, instance
+// controller, Baileys service and WebhookController answer.
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import {
@@ -36,6 +37,18 @@ function welcome(context: RequestContext) {
 			whatsappWebVersion: '2.3000.1028959180',
 		},
 	};
+}
+
+/**
+ * verifyCreds (index.router.ts): only the global key passes its apikey guard (no instance in the
+ * path, so an instance's token is 401 too); the FACEBOOK_* settings it adds are unset in 2.3.6's
+ * .env.example, so JSON leaves them out.
+ */
+function verifyCreds(context: RequestContext) {
+	const global = context.apiKey !== undefined && context.apiKey === context.core.apiKey;
+	context.setAuth(global ? 'valid' : context.apiKey === undefined ? 'missing' : 'invalid');
+	if (!global) throw evolutionError.unauthorized();
+	return { status: 200, body: { status: 200, message: 'Credentials are valid' } };
 }
 
 /** An instance's database row as fetchInstances returns it, with the relations it includes. */
@@ -245,6 +258,7 @@ function findWebhook(_context: RequestContext, instance: Instance) {
 
 export const evolutionV2InstanceRoutes: Route[] = [
 	{ method: 'GET', pattern: '/', family: 'instance', handler: welcome },
+	{ method: 'POST', pattern: '/verify-creds', family: 'instance', handler: verifyCreds },
 	{
 		method: 'GET',
 		pattern: '/instance/fetchInstances',
