@@ -7,7 +7,7 @@
  */
 import axios from 'axios';
 import { sleep } from 'n8n-workflow';
-import type { IDataObject, INode, INodeExecutionData, IRun, IRunData } from 'n8n-workflow';
+import type { IDataObject, INode, IRun } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { MessageSnapshot, Simulator } from '../simulator/index.cts';
@@ -25,6 +25,17 @@ import {
 	scratchFolder,
 	until,
 } from './e2e-helpers.cts';
+import * as runs from './example-runs.cts';
+import {
+	CREDENTIAL_NAMES,
+	firstItems,
+	importExample,
+	outcome,
+	runDataOf,
+	SESSION_PLACEHOLDER,
+	sessionNameOf,
+	withSession,
+} from './example-runs.cts';
 import { executeWorkflow } from './n8n-cli.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
@@ -38,13 +49,6 @@ import {
 } from './workflows.cts';
 import type { WorkflowJson } from './workflows.cts';
 
-/** The names n8n gives a new credential of each type, which the examples refer to. */
-const CREDENTIAL_NAMES: Record<string, string> = {
-	[CREDENTIAL_TYPE]: 'Messaging Gateway API account',
-	openAiApi: 'OpenAI account',
-};
-/** What the examples have in the Session fields a user sets after import. */
-const SESSION_PLACEHOLDER = 'default';
 /** Where the download example writes: n8n's only writable folder by default, in its Docker image. */
 const FILES_FOLDER_PLACEHOLDER = '/home/node/.n8n-files';
 const OUR_TYPES = [ACTION_TYPE, TRIGGER_TYPE, TOOL_TYPE];
@@ -93,82 +97,13 @@ afterAll(async () => {
 	if (filesFolder) removeFolder(filesFolder);
 });
 
-/** The session name a Session parameter holds: text (node version 1) or a picker value (version 2 on). */
-function sessionNameOf(parameter: unknown): unknown {
-	return typeof parameter === 'object' && parameter !== null
-		? (parameter as IDataObject).value
-		: parameter;
-}
-
-/** The example as a user has it after setting the Session (nodes that take it from the trigger keep their expression). */
-function withSession(example: WorkflowJson, session: string): WorkflowJson {
-	const nodes = example.nodes.map((node) => {
-		const current = node.parameters.session;
-		if (!OUR_TYPES.includes(node.type) || sessionNameOf(current) !== SESSION_PLACEHOLDER)
-			return node;
-		const chosen =
-			typeof current === 'object' ? { ...(current as IDataObject), value: session } : session;
-		return { ...node, parameters: { ...node.parameters, session: chosen } };
-	});
-	return { ...example, nodes };
-}
-
-/** Saves the example as the editor saves an imported file, and checks n8n linked the credentials by their names. */
-async function importExample(example: WorkflowJson): Promise<string> {
-	const saved = await n8n.rest.post('/workflows', example);
-	expect(saved.status).toBe(200);
-	const nodes = saved.data.data.nodes as INode[];
-	const linked = nodes.flatMap((node) =>
-		Object.entries(node.credentials ?? {}).map(([type, credential]) => ({ type, credential })),
-	);
-	expect(linked.length).toBeGreaterThan(0);
-	for (const { type, credential } of linked) {
-		expect({ type, credential }).toEqual({
-			type,
-			credential: { id: credentialIds[type], name: CREDENTIAL_NAMES[type] },
-		});
-	}
-	return String(saved.data.data.id);
-}
-
 /** Waits until the workflow has `count` finished executions; returns them with their data. */
-async function finishedExecutions(workflowId: string, count: number): Promise<IDataObject[]> {
-	return await until(`${count} finished execution(s)`, 60_000, async () => {
-		const executions = await allExecutions(n8n, workflowId, true);
-		return executions.length >= count && executions.every((execution) => execution.stoppedAt)
-			? executions
-			: undefined;
-	});
-}
-
-function runDataOf(execution: IDataObject): IRunData {
-	return (execution.data as unknown as IRun['data']).resultData.runData;
-}
-
-/** "success", or the status with the error's message, so a failure says what went wrong. */
-function outcome(execution: IDataObject): string {
-	const error = (execution.data as unknown as IRun['data'] | undefined)?.resultData.error;
-	return error ? `${execution.status}: ${error.message}` : String(execution.status);
-}
-
-function firstItems(runData: IRunData, node: string): INodeExecutionData[] {
-	return runData[node]?.[0]?.data?.main?.[0] ?? [];
-}
+const finishedExecutions = async (workflowId: string, count: number) =>
+	await runs.finishedExecutions(n8n, workflowId, count);
 
 /** Activates the workflow for `act`, and deactivates it afterwards even when `act` fails (one webhook per session). */
-async function whileActive(workflowId: string, act: () => Promise<void>): Promise<void> {
-	await activate(n8n, workflowId);
-	let failure: unknown;
-	try {
-		await act();
-	} catch (error) {
-		failure = error;
-	}
-	const deactivated = await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
-	// The first failure is the one to read.
-	if (failure) throw failure;
-	expect(deactivated.status).toBe(200);
-}
+const whileActive = async (workflowId: string, act: () => Promise<void>) =>
+	await runs.whileActive(n8n, workflowId, act);
 
 function sendTextRequests() {
 	return simulator.requestsTo('/message/sendText/', 'POST');
@@ -500,7 +435,7 @@ describe('the example workflows', () => {
 			) as WorkflowJson;
 			simulator.clearLogs();
 
-			const workflowId = await importExample(imported);
+			const workflowId = await importExample(n8n, imported, credentialIds);
 			if (exampleCase.on1x && !hasFeature(n8n, 'exampleNodeVersions')) {
 				await exampleCase.on1x(workflowId);
 			} else {

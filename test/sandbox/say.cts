@@ -29,12 +29,17 @@ async function sayToBot(text: string): Promise<void> {
 			params: { path: '/message/sendText/' },
 		});
 		const replies = (
-			log.data as Array<{ body: { number?: string; textMessage?: { text?: string } }; at: number }>
+			log.data as Array<{
+				body: { number?: string; text?: string; textMessage?: { text?: string } };
+				at: number;
+			}>
 		).filter(
 			(request) => request.body?.number === contact.number && request.at >= Date.now() - 15_000,
 		);
 		if (replies.length) {
-			console.log(`The bot answered: "${replies.at(-1)?.body.textMessage?.text}"`);
+			// The Messaging Gateway API's body, or Evolution API v2's (`npm start -- --gateway evolution-v2`).
+			const body = replies.at(-1)?.body;
+			console.log(`The bot answered: "${body?.textMessage?.text ?? body?.text}"`);
 			return;
 		}
 	}
@@ -45,9 +50,11 @@ async function sayToBot(text: string): Promise<void> {
 
 async function showQrCode(): Promise<void> {
 	const session = SEED.instances.pairing.name;
-	const restart = await axios.put(`${SIMULATOR_URL}/instance/restart/${session}`, undefined, {
-		headers: { apikey: SEED.defaultApiKey },
-	});
+	const url = `${SIMULATOR_URL}/instance/restart/${session}`;
+	const headers = { apikey: SEED.defaultApiKey };
+	// Evolution API v2 restarts with POST, the Messaging Gateway API (v1's route) with PUT.
+	let restart = await axios.post(url, undefined, { headers, validateStatus: () => true });
+	if (restart.status === 404) restart = await axios.put(url, undefined, { headers });
 	console.log(
 		`Restarted ${session}: ${JSON.stringify(restart.data)}. Open the "QR login" workflow's executions in n8n to see the QR code.`,
 	);

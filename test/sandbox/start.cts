@@ -6,6 +6,8 @@
  * Environment: SANDBOX_N8N_PORT (5678), SANDBOX_SIMULATOR_PORT (3000), SANDBOX_FOLDER (n8n data,
  * kept between runs), SANDBOX_DEV=true (hot reload of the nodes, used by `npm run dev`),
  * N8N_E2E_VERSION (the n8n version, 2.41.1 by default; another version keeps its data apart).
+ * `npm start -- --gateway evolution-v2` plays Evolution API v2 instead of the Messaging Gateway API,
+ * and sets the credential's Gateway to match.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { DEFAULT_API_KEY, SEED, startSimulator } from '../simulator/index.cts';
+import type { Gateway } from '../simulator/index.cts';
 import { DEFAULT_N8N_VERSION, N8N_VERSION, node24Env } from '../e2e/n8n-install.cts';
 import { DEFAULT_OWNER, PACKAGE_NAME, startN8n } from '../e2e/n8n-instance.cts';
 import { PROJECT_ROOT } from '../support/paths.cts';
@@ -33,13 +36,38 @@ const SANDBOX_FOLDER =
 		`${DEV ? 'sandbox-dev' : 'sandbox'}${N8N_VERSION === DEFAULT_N8N_VERSION ? '' : `-${N8N_VERSION}`}`,
 	);
 const CREDENTIAL_NAME = 'Messaging Gateway (sandbox)';
+/** The credential's Gateway for each gateway the simulator plays. */
+const CREDENTIAL_GATEWAY: Record<Gateway, string> = {
+	spec: 'messagingGatewayApi',
+	'evolution-v2': 'evolutionV2',
+};
+
+/** `--gateway <name>` among the arguments, or the Messaging Gateway API. */
+function chosenGateway(argv: string[]): Gateway {
+	const index = argv.indexOf('--gateway');
+	if (index === -1) return 'spec';
+	const name = argv[index + 1] as Gateway;
+	if (!(name in CREDENTIAL_GATEWAY)) {
+		console.error(
+			`[sandbox] --gateway takes one of ${Object.keys(CREDENTIAL_GATEWAY).join(', ')}, not "${String(name)}"`,
+		);
+		process.exit(2);
+	}
+	return name;
+}
+const GATEWAY = chosenGateway(process.argv.slice(2));
 
 function say(message: string): void {
 	console.log(`[sandbox] ${message}`);
 }
 
 async function ensureCredential(n8n: N8nInstance, baseUrl: string): Promise<CredentialRef> {
-	const data = { baseUrl, apiKey: DEFAULT_API_KEY, requestBodyStyle: 'chatIdSession' };
+	const data = {
+		gateway: CREDENTIAL_GATEWAY[GATEWAY],
+		baseUrl,
+		apiKey: DEFAULT_API_KEY,
+		requestBodyStyle: 'chatIdSession',
+	};
 	const existing = await n8n.rest.get('/credentials');
 	const found = (existing.data?.data as Array<{ id: string; name: string }> | undefined)?.find(
 		(credential) => credential.name === CREDENTIAL_NAME,
@@ -112,8 +140,12 @@ async function startNodeCliDev(): Promise<() => void> {
 async function main(): Promise<void> {
 	const started = Date.now();
 	const stopDev = DEV ? await startNodeCliDev() : () => {};
-	const simulator = await startSimulator({ port: SIMULATOR_PORT, apiKey: DEFAULT_API_KEY });
-	say(`gateway simulator on ${simulator.url} (API key ${simulator.apiKey})`);
+	const simulator = await startSimulator({
+		port: SIMULATOR_PORT,
+		apiKey: DEFAULT_API_KEY,
+		gateway: GATEWAY,
+	});
+	say(`gateway simulator (${GATEWAY}) on ${simulator.url} (API key ${simulator.apiKey})`);
 	say(
 		`starting n8n ${N8N_VERSION} on http://127.0.0.1:${N8N_PORT} with the nodes installed (first start installs n8n: ~5 min)`,
 	);
@@ -154,7 +186,7 @@ async function main(): Promise<void> {
 
   n8n editor     ${n8n.url}
   login          ${DEFAULT_OWNER.email} / ${DEFAULT_OWNER.password}
-  credential     "${CREDENTIAL_NAME}" -> simulator ${simulator.url}
+  credential     "${CREDENTIAL_NAME}" -> simulator ${simulator.url} (Gateway: ${CREDENTIAL_GATEWAY[GATEWAY]})
   workflows      "Echo bot (Messaging Gateway)" (active, session ${SEED.instances.connected.name})
                  "QR login (Messaging Gateway)" (active, session ${SEED.instances.pairing.name})
 
