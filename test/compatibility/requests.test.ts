@@ -523,7 +523,9 @@ function evolutionV2Verdict(run: (typeof evolutionV2Runs)[number]): Verdict {
 	if (run.requests.length === 0) reasons.push('no request reached the gateway');
 	if (run.error) reasons.push(run.error.message.split(/(?<=\.) /)[0]);
 	const endpoints = [
-		...new Set(verdicts.flatMap((verdict) => (verdict.outcome === 'absent' ? [] : [verdict.endpoint]))),
+		...new Set(
+			verdicts.flatMap((verdict) => (verdict.outcome === 'absent' ? [] : [verdict.endpoint])),
+		),
 	];
 	const endpoint = endpoints.join(' + ') || '(none)';
 	return reasons.length > 0
@@ -579,14 +581,16 @@ async function runCase(
 		},
 		{ ...options, items: variant.items, typeVersion: NODE.defaultVersion },
 	);
-	const requests = gateway.requests.slice(preparing).map(({ method, path, query, body, auth, headers }) => ({
-		method,
-		path,
-		query,
-		body,
-		auth,
-		headers,
-	}));
+	const requests = gateway.requests
+		.slice(preparing)
+		.map(({ method, path, query, body, auth, headers }) => ({
+			method,
+			path,
+			query,
+			body,
+			auth,
+			headers,
+		}));
 	return { requests, error: result.error };
 }
 
@@ -664,7 +668,10 @@ describe('the requests of every operation', () => {
 
 	it('on Evolution API v2, each operation either passes 2.3.6 and the v2 simulator or is refused as not offered', () => {
 		const failing = evolutionV2Runs
-			.map((run) => ({ case: `${run.operation} ${run.variant ?? ''}`, verdict: evolutionV2Verdict(run) }))
+			.map((run) => ({
+				case: `${run.operation} ${run.variant ?? ''}`,
+				verdict: evolutionV2Verdict(run),
+			}))
 			.filter(({ verdict }) => verdict.outcome === 'rejected');
 		expect(failing).toEqual([]);
 	});

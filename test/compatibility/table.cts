@@ -63,7 +63,11 @@ export function cell(allResults: CaseResult[], product: Product, rowEndpoint?: s
 	const parts = [passing.length === main.length ? '✓' : `✓ ${SHAPE_OF[passing[0].style]}`];
 	// A product that takes the operation on another route says which.
 	const passingVerdict = verdictOf(passing[0]);
-	if (passingVerdict.outcome === 'accepted' && rowEndpoint && passingVerdict.endpoint !== rowEndpoint) {
+	if (
+		passingVerdict.outcome === 'accepted' &&
+		rowEndpoint &&
+		passingVerdict.endpoint !== rowEndpoint
+	) {
 		parts[0] += ` \`${passingVerdict.endpoint}\``;
 	}
 	const failingMain = main.filter((result) => verdictOf(result).outcome !== 'accepted');
