@@ -96,9 +96,22 @@ export async function sendToChat(
 		session,
 		itemIndex,
 	);
+	return [{ json: sentMessageOutput.call(this, response, chat, itemIndex) }];
+}
+
+/**
+ * A send's answer (`{key: {remoteJid, fromMe, id}, …}`) as an object with the full message ID of
+ * its key, so React, Edit or Delete can follow; anything but an object (or nothing) fails.
+ */
+export function sentMessageOutput(
+	this: IExecuteFunctions,
+	response: unknown,
+	chat: ChatReference,
+	itemIndex: number,
+): IDataObject {
 	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(chat));
-	return [{ json: messageId ? { ...json, messageId } : json }];
+	return messageId ? { ...json, messageId } : json;
 }
 
 /** The Baileys key (`{id, remoteJid, fromMe}`) of a full message ID, as /chat/* bodies take it. */
@@ -128,19 +141,44 @@ export function readFullMessageId(this: IExecuteFunctions, itemIndex: number): F
 	);
 }
 
+/** A message with buttons, as Send Buttons and Send and Wait for Response ask for it. */
+export interface ButtonsMessage {
+	session: string;
+	chat: ChatReference;
+	header: string;
+	body: string;
+	footer: string;
+	/** `{type, text, id? | phoneNumber? | copyCode? | url?}` each, checked by Send Buttons' rules. */
+	buttons: IDataObject[];
+	/** `{mimetype, url, filename?}`: a URL only. */
+	headerImage?: IDataObject;
+}
+
+/** How a gateway sends a message with buttons; its answer as an object. */
+export type ButtonsSender = (
+	this: IExecuteFunctions,
+	message: ButtonsMessage,
+	itemIndex: number,
+) => Promise<IDataObject>;
+
 /**
  * POSTs /api/sendButtons, which the spec gives one body shape (chatId + session) whatever the
  * credential says, and returns the gateway's answer as an object.
  */
 export async function sendButtonsMessage(
 	this: IExecuteFunctions,
+	message: ButtonsMessage,
 	itemIndex: number,
-	session: string,
-	chat: ChatReference,
-	message: { header: string; body: string; footer: string; buttons: IDataObject[] },
-	headerImage?: IDataObject,
 ): Promise<IDataObject> {
-	const body: IDataObject = { session, chatId: toChatId(chat), ...message };
+	const { session, chat, header, body: text, footer, buttons, headerImage } = message;
+	const body: IDataObject = {
+		session,
+		chatId: toChatId(chat),
+		header,
+		body: text,
+		footer,
+		buttons,
+	};
 	if (headerImage) body.headerImage = headerImage;
 	const response = await gatewayApiRequest.call(this, 'POST', '/api/sendButtons', {
 		body,

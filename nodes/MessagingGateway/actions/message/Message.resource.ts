@@ -126,7 +126,7 @@ export const description: INodeProperties[] = [
 				name: 'Send Link With Custom Preview',
 				value: 'sendLinkPreview',
 				description:
-					'Send text with a link and a preview card (title, description, image) you define to a contact or group',
+					'Send text with a link and a preview card (title, description, image) you define to a contact or group; on Evolution API v2 the card is the one the page itself gives',
 				action: 'Send a link with a custom preview',
 			},
 			{

@@ -10,6 +10,7 @@ import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { escapeHtml } from '../../../shared/values';
 import { sendButtonsMessage, sendToChat } from '../../helpers/instance-send';
+import type { ButtonsSender } from '../../helpers/instance-send';
 import {
 	decimalFrom,
 	fieldError,
@@ -305,9 +306,14 @@ function waitTillOf(this: IExecuteFunctions, itemIndex: number): Date {
 	return new Date(Date.now() + amount * LIMIT_UNITS[unit as keyof typeof LIMIT_UNITS]);
 }
 
+/**
+ * Sends the question with its signed links (URL buttons through `sendButtons`, the gateway's way;
+ * text through the gateway's sendText) and puts the execution to wait for the answer.
+ */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	sendButtons: ButtonsSender = sendButtonsMessage,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
@@ -343,12 +349,18 @@ export async function execute(
 	const answers = answersOf.call(this, itemIndex, responseType as ResponseType);
 
 	if (delivery === 'buttons') {
-		await sendButtonsMessage.call(this, itemIndex, session, chat, {
-			header: '',
-			body: message,
-			footer: '',
-			buttons: answers.map(({ label, url }) => ({ type: 'url', text: label, url })),
-		});
+		await sendButtons.call(
+			this,
+			{
+				session,
+				chat,
+				header: '',
+				body: message,
+				footer: '',
+				buttons: answers.map(({ label, url }) => ({ type: 'url', text: label, url })),
+			},
+			itemIndex,
+		);
 	} else {
 		const text = [message, '', ...answers.map(({ label, url }) => `${label}: ${url}`)].join('\n');
 		// No preview: a preview fetcher opening an approve link must not answer for the person.

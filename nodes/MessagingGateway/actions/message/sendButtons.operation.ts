@@ -10,6 +10,7 @@ import { classifyChat } from '../../../shared/identifiers';
 import { fieldError, readChat } from '../../helpers/message';
 import { isHttpUrl } from '../../helpers/urls';
 import { sendButtonsMessage } from '../../helpers/instance-send';
+import type { ButtonsMessage, ButtonsSender } from '../../helpers/instance-send';
 import {
 	readSession,
 	sendTargetField,
@@ -32,6 +33,9 @@ type ButtonType = 'reply' | 'call' | 'copy' | 'url';
 /** The network's limits for buttons on one message (WhatsApp's, as for template buttons). */
 const BUTTON_LIMITS = { total: 10, perType: { url: 2, call: 1, copy: 1 } } as const;
 const BUTTON_RULE = `At most ${BUTTON_LIMITS.total} buttons, of which at most ${BUTTON_LIMITS.perType.url} URL, ${BUTTON_LIMITS.perType.call} call and ${BUTTON_LIMITS.perType.copy} copy button.`;
+/** Evolution API v2's own rule (its buttonMessage), checked before any request on that gateway. */
+const EVOLUTION_V2_BUTTON_RULE =
+	'On Evolution API v2, reply buttons go only on their own, at most 3.';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -42,7 +46,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. Order #1042',
-		description: 'Title shown above the message (optional)',
+		description:
+			'Title shown above the message (optional). Evolution API v2 shows it in bold above the body, or the body in bold when there is no header.',
 	},
 	{
 		displayName: 'Body',
@@ -70,7 +75,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: {},
 		placeholder: 'Add Button',
-		description: `The buttons, in the order they are shown. At least one. ${BUTTON_RULE}`,
+		description: `The buttons, in the order they are shown. At least one. ${BUTTON_RULE} ${EVOLUTION_V2_BUTTON_RULE}`,
 		options: [
 			{
 				displayName: 'Button',
@@ -93,7 +98,7 @@ const properties: INodeProperties[] = [
 						default: '',
 						placeholder: 'e.g. pickup',
 						description:
-							'Your own identifier of the reply, to tell which button was tapped (optional)',
+							'Your own identifier of the reply, to tell which button was tapped (optional; Evolution API v2, which needs one, gets the button text when it is empty)',
 						displayOptions: { show: { type: ['reply'] } },
 					},
 					{
@@ -253,13 +258,14 @@ function readButtons(this: IExecuteFunctions, itemIndex: number): IDataObject[] 
 	return buttons;
 }
 
-export async function execute(
+/** Reads and checks every field of Send Buttons for one item, before any request. */
+export async function readSendButtons(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): Promise<ButtonsMessage> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
-	const bodyText = readRequiredText.call(this, 'body', 'Body', itemIndex, {
+	const body = readRequiredText.call(this, 'body', 'Body', itemIndex, {
 		hint: 'Enter the message text.',
 	});
 	const buttons = readButtons.call(this, itemIndex);
@@ -267,19 +273,24 @@ export async function execute(
 		urlOnly: true,
 		mimeTypes: ['image/jpeg', 'image/png'],
 	});
-
-	const json = await sendButtonsMessage.call(
-		this,
-		itemIndex,
+	const message: ButtonsMessage = {
 		session,
 		chat,
-		{
-			header: readText.call(this, 'header', 'Header', itemIndex),
-			body: bodyText,
-			footer: readText.call(this, 'footer', 'Footer', itemIndex),
-			buttons,
-		},
-		headerImage as IDataObject | undefined,
-	);
-	return [{ json }];
+		header: readText.call(this, 'header', 'Header', itemIndex),
+		body,
+		footer: readText.call(this, 'footer', 'Footer', itemIndex),
+		buttons,
+	};
+	if (headerImage) message.headerImage = headerImage as IDataObject;
+	return message;
+}
+
+/** Send Buttons through `send`, the gateway's way (by default the Messaging Gateway API's). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	send: ButtonsSender = sendButtonsMessage,
+): Promise<INodeExecutionData[]> {
+	const message = await readSendButtons.call(this, itemIndex);
+	return [{ json: await send.call(this, message, itemIndex) }];
 }

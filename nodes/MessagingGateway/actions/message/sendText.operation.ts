@@ -6,16 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { toChatId, toNumber } from '../../../shared/identifiers';
+import { toNumber } from '../../../shared/identifiers';
 import type { ChatReference } from '../../../shared/identifiers';
 import {
 	delayAndPresence,
 	delayOption,
-	fullIdFromKey,
 	fieldError,
 	presenceOption,
 	readChat,
-	responseObject,
 } from '../../helpers/message';
 import {
 	readSession,
@@ -27,7 +25,12 @@ import {
 } from '../common.descriptions';
 import { booleanFrom, optionBoolean, readOptions, readRequiredText } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
-import { instanceRequest, readQuoted, replyToOption } from '../../helpers/instance-send';
+import {
+	instanceRequest,
+	readQuoted,
+	replyToOption,
+	sentMessageOutput,
+} from '../../helpers/instance-send';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -207,9 +210,7 @@ export async function postText(
 		request.session,
 		itemIndex,
 	);
-	const json = responseObject.call(this, response, itemIndex);
-	const messageId = fullIdFromKey(response, toChatId(request.chat));
-	return [{ json: messageId ? { ...json, messageId } : json }];
+	return [{ json: sentMessageOutput.call(this, response, request.chat, itemIndex) }];
 }
 
 /** Send Text on the Messaging Gateway API: Evolution API v1's body (`textMessage`, `options`). */
