@@ -191,28 +191,39 @@ function redactedHeaders(headers: unknown): IDataObject | null {
 	return given ? Object.fromEntries(Object.keys(given).map((name) => [name, '***'])) : null;
 }
 
+/** A webhook row (or what came instead) with its secrets hidden: every header value, the URL's token. */
+function withoutRowSecrets(answer: unknown): unknown {
+	if (Array.isArray(answer)) return answer.map(withoutRowSecrets);
+	const row = asObject(answer);
+	if (!row) return answer;
+	return {
+		...row,
+		...('headers' in row ? { headers: redactedHeaders(row.headers) } : {}),
+		...('url' in row ? { url: withoutSecrets(row.url) } : {}),
+	};
+}
+
 /**
- * v2's webhook row (`{id, url, headers, enabled, events, webhookByEvents, webhookBase64, …}`, or
- * null: none was ever set) as Webhook → Get outputs it: the row with its secrets hidden, plus the
- * documented `webhook_by_events` and `webhook_base64`.
+ * v2's webhook row (`{id, url, headers, enabled, events, webhookByEvents, webhookBase64, …}`) as
+ * Webhook → Get and Set output it: the row with its secrets hidden, plus the documented
+ * `webhook_by_events` and `webhook_base64`. Find answers null (or nothing, with v2's webhook
+ * integration off) when no webhook was ever set (`noneIsNoWebhook`); set always answers a row.
  */
 function webhookRowOutput(
 	this: IExecuteFunctions,
 	session: string,
 	answer: unknown,
 	itemIndex: number,
+	noneIsNoWebhook: boolean,
 ): INodeExecutionData[] {
-	const row =
-		answer === null || answer === undefined ? {} : expectObject.call(this, answer, itemIndex);
-	const shown: IDataObject = {
-		...row,
-		...('headers' in row ? { headers: redactedHeaders(row.headers) } : {}),
-	};
+	const none = answer === null || answer === undefined;
+	const shown =
+		none && noneIsNoWebhook ? {} : expectObject.call(this, withoutRowSecrets(answer), itemIndex);
 	const config = EVOLUTION_V2_WEBHOOKS.parseFound(answer);
 	if (!config) {
 		throw missingFromAnswer.call(
 			this,
-			{ ...shown, url: withoutSecrets(shown.url) },
+			shown,
 			'webhook configuration',
 			'Evolution API v2 answers its webhook row or null. Check that the Base URL points at Evolution API v2 and that its version is 2.3.x.',
 			itemIndex,
@@ -238,7 +249,7 @@ async function getWebhook(
 	const answer = await gatewayApiRequest.call(this, 'GET', gatewayPath`/webhook/find/${session}`, {
 		itemIndex,
 	});
-	return webhookRowOutput.call(this, session, answer, itemIndex);
+	return webhookRowOutput.call(this, session, answer, itemIndex, true);
 }
 
 /**
@@ -266,12 +277,7 @@ async function setWebhook(
 		gatewayPath`/webhook/set/${session}`,
 		{ body: EVOLUTION_V2_WEBHOOKS.setBody({ ...webhook, headers: {} }), itemIndex },
 	);
-	return webhookRowOutput.call(
-		this,
-		session,
-		expectObject.call(this, response, itemIndex),
-		itemIndex,
-	);
+	return webhookRowOutput.call(this, session, response, itemIndex, false);
 }
 
 export const evolutionV2AccountOperations: Record<string, GatewayOperation> = {
