@@ -34,6 +34,8 @@ export interface ListSearchOptions {
 	typeVersion?: number;
 	/** The credential's API Key Header (default: unset, which means apikey). */
 	keyHeader?: 'apikey' | 'X-Api-Key';
+	/** The credential's Gateway (default: unset, which means the Messaging Gateway API). */
+	gateway?: 'messagingGatewayApi' | 'evolutionV2';
 }
 
 let loadCounter = 0;
@@ -70,6 +72,7 @@ export async function runListSearch(
 				apiKey: options.apiKey ?? gateway.apiKey,
 				requestBodyStyle: options.requestBodyStyle ?? 'chatIdSession',
 				...(options.keyHeader ? { keyHeader: options.keyHeader } : {}),
+				...(options.gateway ? { gateway: options.gateway } : {}),
 			},
 		},
 	);

@@ -4,7 +4,7 @@
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError, HttpError } from '../errors.cts';
 import { messageRecordId, reconnectV2, v2MessageRaw } from '../evolution-v2-events.cts';
-import { chatIdToJid, contactJid, createJid, isGroupId } from '../ids.cts';
+import { chatIdToJid, contactJid, createJid, isGroupId, numberOfContactId } from '../ids.cts';
 import { decodeBase64Payload, extensionFor } from '../media.cts';
 import { fileUrlOrNull } from '../render.cts';
 import {
@@ -142,8 +142,8 @@ function deleteMessageForEveryone(context: RequestContext, instance: Instance) {
 }
 
 /**
- * getBase64FromMediaMessage (201): the file name is the message's, else `<id>.<extension>`; the
- * size carries the dimensions; `buffer` is null over HTTP.
+ * getBase64FromMediaMessage (201): the file name is the message's (only a document carries one),
+ * else `<id>.<extension>`; the size carries the dimensions; `buffer` is null over HTTP.
  */
 function getBase64FromMediaMessage(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
@@ -153,7 +153,9 @@ function getBase64FromMediaMessage(context: RequestContext, instance: Instance) 
 		status: 201,
 		body: {
 			mediaType: content.mediaType,
-			fileName: content.fileName || `${message.shortId}.${extensionFor(content.mimetype)}`,
+			fileName:
+				(content.mediaType === 'documentMessage' && content.fileName) ||
+				`${message.shortId}.${extensionFor(content.mimetype)}`,
 			caption: content.caption,
 			size: { fileLength: String(file.data.length), height: file.height, width: file.width },
 			mimetype: convertAudio ? 'audio/mp4' : content.mimetype,
@@ -241,11 +243,16 @@ function paged<T>(rows: T[], body: JsonObject, defaultOffset: number | undefined
 	return { rows: rows.slice(offset * (page - 1), offset * page), offset, page };
 }
 
-/** `where.remoteJid` as fetchContacts and fetchChats read it: a JID, or a number made one. */
+/**
+ * `where.remoteJid` as fetchContacts and fetchChats read it: a JID, or a number made one. A
+ * contact's WhatsApp JID (`…@s.whatsapp.net`) is the one this simulator writes `…@s.messenger.net`.
+ */
 function remoteJidFilter(where: JsonObject): string | undefined {
 	const remoteJid = where.remoteJid;
 	if (typeof remoteJid !== 'string' || !remoteJid) return undefined;
-	return remoteJid.includes('@') ? remoteJid : createJid(remoteJid);
+	if (!remoteJid.includes('@')) return createJid(remoteJid);
+	const number = remoteJid.endsWith('@s.whatsapp.net') ? numberOfContactId(remoteJid) : undefined;
+	return number ? contactJid(number) : remoteJid;
 }
 
 const whereOf = (body: JsonObject) => (isObject(body.where) ? body.where : {});
