@@ -13,7 +13,13 @@ import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { evolutionV2Operations } from '../../nodes/shared/gateways/evolution-v2/operations';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { allExecutions, binaryContent, createCredential, until } from './e2e-helpers.cts';
+import {
+	allExecutions,
+	binaryContent,
+	createCredential,
+	hasFeature,
+	until,
+} from './e2e-helpers.cts';
 import { everyOperation, seededOperationCases, RUN_IN_OWN_TEST } from './every-operation.cts';
 import {
 	CREDENTIAL_NAMES,
@@ -38,11 +44,14 @@ const BRUNO = SEED.contacts.bruno;
 const TOKEN_HEADER = 'x-messaging-gateway-token';
 
 let simulator: Simulator;
+/** The Messaging Gateway API's simulator: a gateway that is not Evolution API v2. */
+let otherGateway: Simulator;
 let n8n: N8nInstance;
 const credentialIds: Record<string, string> = {};
 
 beforeAll(async () => {
 	simulator = await startSimulator({ gateway: 'evolution-v2' });
+	otherGateway = await startSimulator();
 	n8n = await startN8n();
 	const credential = await createCredential(n8n, CREDENTIAL_NAMES[CREDENTIAL_TYPE], {
 		gateway: 'evolutionV2',
@@ -55,13 +64,19 @@ beforeAll(async () => {
 afterAll(async () => {
 	await n8n?.stop();
 	await simulator?.stop();
+	await otherGateway?.stop();
 });
 
 beforeEach(() => simulator.reset());
 
-/** Every request that reached the gateway, with what Evolution API 2.3.6's validation says of it. */
+/**
+ * Every API request that reached the gateway that Evolution API 2.3.6's validation refuses. Files
+ * the answers point at (the simulator serves pictures and media at `/api/files/`; a real v2 points
+ * at WhatsApp's servers) are downloads, not API requests.
+ */
 function refusedBy236(): Array<{ request: string; reasons: unknown }> {
 	return simulator.requests
+		.filter((request) => !request.path.startsWith('/api/files/'))
 		.map((request) => ({
 			request: `${request.method} ${request.path}`,
 			verdict: checkEvolutionV2(request),
@@ -76,6 +91,50 @@ const sendTextRequests = () => simulator.requestsTo('/message/sendText/', 'POST'
 async function importedExample(file: string, session: string): Promise<string> {
 	return await importExample(n8n, withSession(readExample(file), session), credentialIds);
 }
+
+describe("the credential test on Evolution API v2, through n8n's own endpoint", () => {
+	it.each([
+		[
+			'the global key',
+			() => simulator.url,
+			() => simulator.apiKey,
+			'OK',
+			/Connection successful/,
+			undefined,
+		],
+		[
+			'a wrong key',
+			() => simulator.url,
+			() => 'dummy-wrong-key',
+			'Error',
+			/^API key rejected: .*With Gateway: Evolution API v2 the test needs the global API key/,
+			/^Authorization failed - please check your credentials$/,
+		],
+		[
+			'a gateway that is not Evolution API v2',
+			() => otherGateway.url,
+			() => otherGateway.apiKey,
+			'Error',
+			/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2, no Evolution API v2 answers there/,
+			/^The resource you are requesting could not be found$/,
+		],
+	])('%s', async (name, baseUrl, apiKey, status, message, on1x) => {
+		const data = { gateway: 'evolutionV2', baseUrl: baseUrl(), apiKey: apiKey() };
+		const credential = await createCredential(n8n, `v2 credential test: ${name}`, data);
+
+		const response = await n8n.rest.post('/credentials/test', {
+			credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data },
+		});
+
+		expect(response.status).toBe(200);
+		// n8n 1.x shows its own texts instead of the credential's (NEEDS_N8N_2X.credentialTestMessages).
+		const expected = hasFeature(n8n, 'credentialTestMessages') || !on1x ? message : on1x;
+		expect(response.data.data).toEqual({ status, message: expect.stringMatching(expected) });
+		// v2's own check, which no other gateway has, was what n8n called.
+		const gateway = baseUrl() === simulator.url ? simulator : otherGateway;
+		expect(gateway.requestsTo('/verify-creds', 'POST').length).toBeGreaterThan(0);
+	});
+});
 
 describe('the example workflows on Evolution API v2, unchanged', () => {
 	it('echo-bot.json: registers with v2 (token in a header), answers a message once, restores the previous webhook', async () => {
