@@ -7,7 +7,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
-import { SEED } from '../simulator/index.cts';
+import { EVOLUTION_V2_SEED as SEED } from '../simulator/index.cts';
 import { gatewayFile, useSimulator } from '../simulator/testing.cts';
 import { byId, outputJson, runGateway } from '../support/gateway-node.cts';
 import { addSenders, senderNumber } from '../support/senders.cts';
@@ -634,7 +634,7 @@ describe('reads on Evolution API v2, against the simulator playing 2.3.6', () =>
 
 		expect(result.error?.message).toBeUndefined();
 		expectAllAccepted();
-		// The JID as v2 stores it (this simulator writes the network's JIDs …@s.messenger.net).
+		// The JID as v2 stores it: WhatsApp's (…@s.whatsapp.net).
 		expect(outputJson(result)).toEqual([
 			expect.objectContaining({ jid: alice.jid, name: expect.any(String), remoteJid: alice.jid }),
 		]);

@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
-import { SEED } from '../simulator/index.cts';
+import { EVOLUTION_V2_SEED as SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
 import { fromList, outputJson, runGateway } from '../support/gateway-node.cts';
 import { addSenders } from '../support/senders.cts';

@@ -13,7 +13,9 @@ import { instanceMessageExtraRoutes } from './routes/instance-message-extras.cts
 import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
 import { fileRoute, sessionAccountRoutes } from './routes/session-account.cts';
 import { sessionMessagingRoutes } from './routes/session-messaging.cts';
+import { SEED } from './seed.cts';
 import { isControlPath, specFamilyOf } from './server.cts';
+import type { WireRewrite } from './server.cts';
 import type { Gateway } from './types.cts';
 import { EVOLUTION_V1_DELIVERY, type DeliveryFlavour } from './webhooks.cts';
 
@@ -22,7 +24,18 @@ export interface Dialect {
 	familyOf(rawPath: string): Family;
 	events: GatewayEvents;
 	delivery: DeliveryFlavour;
+	/** How the gateway writes identifiers on the wire, where it differs from the spec's (the simulator's own). */
+	wire?: WireRewrite;
 }
+
+/**
+ * WhatsApp's own contact JIDs (`…@s.whatsapp.net`), which Evolution API writes, for the spec's
+ * `…@s.messenger.net` that the simulator keeps inside; requests naming either reach the same contact.
+ */
+const WHATSAPP_JIDS: WireRewrite = {
+	outgoing: (json) => json.replace(/(\d)@s\.messenger\.net\b/g, '$1@s.whatsapp.net'),
+	incoming: (json) => json.replace(/(\d)@s\.whatsapp\.net\b/g, '$1@s.messenger.net'),
+};
 
 /** The spec: WAHA-style `/api/...` session routes beside Evolution v1's instance routes. */
 const SPEC: Dialect = {
@@ -49,7 +62,13 @@ const EVOLUTION_V2: Dialect = {
 	routes: [...evolutionV2Routes, fileRoute, ...controlRoutes],
 	familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'instance'),
 	events: EVOLUTION_V2_EVENTS,
-	delivery: EVOLUTION_V2_DELIVERY,
+	delivery: { ...EVOLUTION_V2_DELIVERY, wire: WHATSAPP_JIDS },
+	wire: WHATSAPP_JIDS,
 };
+
+/** The seed as Evolution API v2 answers it (WhatsApp's JIDs), for tests that compare its answers. */
+export const EVOLUTION_V2_SEED: typeof SEED = JSON.parse(
+	WHATSAPP_JIDS.outgoing(JSON.stringify(SEED)),
+);
 
 export const DIALECTS: Record<Gateway, Dialect> = { spec: SPEC, 'evolution-v2': EVOLUTION_V2 };

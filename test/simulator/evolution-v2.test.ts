@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 
 import { sleep } from 'n8n-workflow';
 
-import { SEED } from './index.cts';
+import { EVOLUTION_V2_SEED as SEED } from './index.cts';
 import {
 	gatewayClient,
 	startWebhookReceiver,
@@ -487,7 +487,7 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 				400,
 				[
 					{
-						jid: `${SEED.unregisteredNumber}@s.messenger.net`,
+						jid: `${SEED.unregisteredNumber}@s.whatsapp.net`,
 						exists: false,
 						number: SEED.unregisteredNumber,
 					},
@@ -526,7 +526,7 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 				{ jid: '120363000000000000@g.us', exists: false, number: '120363000000000000@g.us' },
 				{ jid: alice.jid, exists: true, number: alice.number, name: 'Alice' },
 				{
-					jid: `${SEED.unregisteredNumber}@s.messenger.net`,
+					jid: `${SEED.unregisteredNumber}@s.whatsapp.net`,
 					exists: false,
 					number: SEED.unregisteredNumber,
 				},
@@ -717,7 +717,7 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 				'type',
 			]);
 			expect(response.data[0]).toMatchObject({
-				remoteJid: expect.stringMatching(/@s\.messenger\.net$/),
+				remoteJid: expect.stringMatching(/@s\.whatsapp\.net$/),
 				instanceId: connected.instanceId,
 				isGroup: false,
 				type: 'contact',

@@ -35,6 +35,7 @@ export type {
 } from './types.cts';
 export type { WebhookConfig } from './state.cts';
 export { SEED, DEFAULT_API_KEY } from './seed.cts';
+export { EVOLUTION_V2_SEED } from './dialects.cts';
 export { WEBHOOK_EVENTS } from './webhooks.cts';
 
 export interface Simulator {
@@ -71,9 +72,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const dialect = DIALECTS[options.gateway ?? 'spec'];
 	if (!dialect) throw new Error(`Unknown gateway "${options.gateway}"`);
 	const core = new Core(options.apiKey ?? DEFAULT_API_KEY, dialect.events, dialect.delivery);
-	const server = new SimulatorServer(core, dialect.routes, options.apiKeyHeader, dialect.familyOf);
+	const server = new SimulatorServer(
+		core,
+		dialect.routes,
+		options.apiKeyHeader,
+		dialect.familyOf,
+		dialect.wire,
+	);
 	core.baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	let stopped: Promise<void> | undefined;
+	/** A message as the gateway shows it (its identifiers as it writes them on the wire). */
+	const asSent = (snapshot: MessageSnapshot): MessageSnapshot =>
+		dialect.wire ? JSON.parse(dialect.wire.outgoing(JSON.stringify(snapshot))) : snapshot;
 
 	return {
 		url: core.baseUrl,
@@ -92,7 +102,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		injectFault: (rule) => {
 			core.faults.push(validFaultRule(rule));
 		},
-		injectInboundMessage: async (input) => injectInbound(core, core.webhooks, input),
+		injectInboundMessage: async (input) => asSent(await injectInbound(core, core.webhooks, input)),
 		injectDeletion: async (input) => {
 			injectDeletion(core, core.webhooks, input);
 		},
@@ -102,7 +112,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		findMessage: (instanceName, messageId) => {
 			const instance = core.instance(instanceName);
 			const message = instance && findMessage(instance, messageId);
-			return instance && message ? snapshotOf(core, instance, message) : undefined;
+			return instance && message ? asSent(snapshotOf(core, instance, message)) : undefined;
 		},
 		getWebhook: (instance) => {
 			const config = core.instance(instance)?.webhook;

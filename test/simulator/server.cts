@@ -110,14 +110,23 @@ function matchRoute(routes: Route[], method: string, rawPath: string) {
 	return undefined;
 }
 
-function send(response: http.ServerResponse, reply: Reply): void {
+/** Rewrites the JSON the simulator answers and reads, as dialects.cts's Wire does for a gateway. */
+export interface WireRewrite {
+	outgoing(json: string): string;
+	incoming(json: string): string;
+}
+
+function send(response: http.ServerResponse, reply: Reply, wire?: WireRewrite): void {
 	if (response.headersSent || response.destroyed) return;
 	let payload: Buffer;
 	let contentType = reply.contentType;
 	if (reply.raw) payload = reply.raw;
 	else if (reply.body === undefined) payload = Buffer.alloc(0);
 	else if (typeof reply.body === 'string' && contentType) payload = Buffer.from(reply.body);
-	else payload = Buffer.from(JSON.stringify(reply.body));
+	else {
+		const json = JSON.stringify(reply.body);
+		payload = Buffer.from(wire ? wire.outgoing(json) : json);
+	}
 	contentType ??= 'application/json; charset=utf-8';
 	response.writeHead(reply.status, {
 		'Content-Type': contentType,
@@ -196,6 +205,8 @@ export class SimulatorServer {
 		private readonly keyHeader: 'apikey' | 'x-api-key' = 'apikey',
 		/** Which family a path belongs to: it decides the dialect of errors and of unknown routes. */
 		private readonly familyOf: (rawPath: string) => Family = specFamilyOf,
+		/** The gateway's way of writing identifiers, where it is not the spec's. */
+		private readonly wire?: WireRewrite,
 	) {
 		this.server = http.createServer((request, response) => {
 			this.handle(request, response).catch((error: unknown) => {
@@ -266,22 +277,26 @@ export class SimulatorServer {
 		const events = new DeferredEvents(this.core.webhooks);
 		// 'close' also fires when the client went away early; the events still happened.
 		response.once('close', () => events.flush());
+		// The log keeps what the client sent; the routes read it as the simulator writes identifiers.
+		const wire = family === 'control' ? undefined : this.wire;
+		const read = <T,>(value: T): T =>
+			wire && value !== undefined ? (JSON.parse(wire.incoming(JSON.stringify(value))) as T) : value;
 		const context: RequestContext = {
 			core: this.core,
 			method,
 			rawPath,
 			url,
 			params: {},
-			query,
+			query: read(query),
 			headers: request.headers,
-			body: parsed.value,
+			body: read(parsed.value),
 			apiKey,
 			events,
 			setAuth: (auth) => {
 				if (record) record.auth = auth;
 			},
 		};
-		send(response, await this.dispatch(context, family, parsed.jsonError));
+		send(response, await this.dispatch(context, family, parsed.jsonError), wire);
 	}
 
 	/** Returns true when the fault answered (or dropped) the request. */

@@ -83,6 +83,8 @@ export function isWebhookUrl(value: unknown): value is string {
 export interface DeliveryFlavour {
 	postsTo(url: string): boolean;
 	headers(config: WebhookConfig): Record<string, string>;
+	/** How the gateway writes identifiers in what it posts (see dialects.cts). */
+	wire?: { outgoing(json: string): string };
 }
 
 /** Evolution v1: URLs that passed its isURL check, no headers of the user's. */
@@ -130,7 +132,9 @@ export class WebhookDispatcher implements EventSink {
 			apikey: instance.token,
 		};
 		const headers = this.flavour.headers(config);
-		this.post(url, PAYLOAD_NAMES[event], JSON.parse(JSON.stringify(body)), headers);
+		const json = JSON.stringify(body);
+		const posted = this.flavour.wire ? this.flavour.wire.outgoing(json) : json;
+		this.post(url, PAYLOAD_NAMES[event], JSON.parse(posted), headers);
 	}
 
 	/** One attempt, no retries, no signature: the outcome is only logged. */
