@@ -12,11 +12,12 @@ import type {
 const API_KEY_HEADERS = ['apikey', 'X-Api-Key'] as const;
 
 /**
- * The header the credential sends its key in: Evolution API v2 reads `apikey`; the spec's gateway
+ * The header the credential sends its key in: Evolution API v2 reads `apikey`, WAHA `X-Api-Key`; the spec's gateway
  * the one chosen, and anything unknown falls back to the spec's `apikey`.
  */
 export function apiKeyHeaderOf(credentials: ICredentialDataDecryptedObject): string {
 	if (credentials.gateway === 'evolutionV2') return 'apikey';
+	if (credentials.gateway === 'waha') return 'X-Api-Key';
 	return API_KEY_HEADERS.find((header) => header === credentials.keyHeader) ?? 'apikey';
 }
 
@@ -83,6 +84,12 @@ export class MessagingGatewayApi implements ICredentialType {
 					value: 'evolutionV2',
 					description:
 						'Evolution API 2.x (2.3.6 and compatible), spoken as its own routes and bodies',
+				},
+				{
+					name: 'WAHA',
+					value: 'waha',
+					description:
+						'WAHA (WhatsApp HTTP API) 2026.x, spoken as its own routes and bodies; the key goes in X-Api-Key',
 				},
 			],
 			description:
@@ -168,7 +175,8 @@ export class MessagingGatewayApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
-			url: '={{ $credentials.gateway === "evolutionV2" ? "/verify-creds" : "/instance/fetchInstances" }}',
+			// Each gateway's own check of the key: v2's /verify-creds, WAHA's server version, else the sessions.
+			url: '={{ $credentials.gateway === "evolutionV2" ? "/verify-creds" : $credentials.gateway === "waha" ? "/api/server/version" : "/instance/fetchInstances" }}',
 			// An expression n8n resolves before sending; the type names only the methods it resolves to.
 			method: TEST_METHOD as IHttpRequestMethods,
 		},
@@ -194,7 +202,7 @@ export class MessagingGatewayApi implements ICredentialType {
 				properties: {
 					value: 404,
 					message:
-						'No messaging gateway answers at this Base URL (404). Use the root URL of the gateway, without /api or /instance at the end. With Gateway: Evolution API v2, no Evolution API v2 answers there; if the gateway is Evolution API v1 or another gateway these nodes speak, choose Gateway: Messaging Gateway API.',
+						'No messaging gateway answers at this Base URL (404). Use the root URL of the gateway, without /api or /instance at the end. With Gateway: Evolution API v2 or WAHA, no such gateway answers there; if the gateway is Evolution API v1 or another gateway these nodes speak, choose Gateway: Messaging Gateway API.',
 				},
 			},
 		],

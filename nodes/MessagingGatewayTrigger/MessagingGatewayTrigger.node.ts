@@ -32,6 +32,7 @@ import {
 	unregister,
 } from './registration';
 import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
+import { GATEWAY_LABELS } from '../shared/gateways';
 import type { GatewayName } from '../shared/gateways';
 import { selectedGateway } from '../shared/transport';
 import { credentialApiKey } from './credential-key';
@@ -134,14 +135,26 @@ function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWe
 }
 
 /** How each gateway keeps a session's webhook. */
-const WEBHOOK_DIALECTS: Record<GatewayName, WebhookDialect> = {
+const WEBHOOK_DIALECTS: Partial<Record<GatewayName, WebhookDialect>> = {
 	messagingGatewayApi: MESSAGING_GATEWAY_WEBHOOKS,
 	evolutionV2: EVOLUTION_V2_WEBHOOKS,
 };
 
 /** The credential's gateway's webhook dialect (read in the hooks, never per delivery). */
 async function webhookDialectOf(this: IHookFunctions): Promise<WebhookDialect> {
-	return WEBHOOK_DIALECTS[await selectedGateway.call(this)];
+	const gateway = await selectedGateway.call(this);
+	const dialect = WEBHOOK_DIALECTS[gateway];
+	if (!dialect) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The trigger cannot register with ${GATEWAY_LABELS[gateway]} yet: nothing was registered`,
+			{
+				description:
+					'Use a credential whose Gateway is the Messaging Gateway API or Evolution API v2.',
+			},
+		);
+	}
+	return dialect;
 }
 
 function messageOf(error: unknown): string {

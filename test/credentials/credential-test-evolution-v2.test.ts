@@ -115,7 +115,7 @@ describe('Gateway: Evolution API v2 on a gateway that is not v2', () => {
 
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
-			/^No messaging gateway answers at this Base URL \(404\)\..*no Evolution API v2 answers there; .*choose Gateway: Messaging Gateway API\.$/,
+			/^No messaging gateway answers at this Base URL \(404\)\..*With Gateway: Evolution API v2 or WAHA, no such gateway answers there; .*choose Gateway: Messaging Gateway API\.$/,
 		);
 		expect(spec.requests.map((request) => [request.method, request.path])).toEqual([
 			['POST', '/verify-creds'],

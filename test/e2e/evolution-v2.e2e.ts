@@ -115,7 +115,7 @@ describe("the credential test on Evolution API v2, through n8n's own endpoint", 
 			() => otherGateway.url,
 			() => otherGateway.apiKey,
 			'Error',
-			/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2, no Evolution API v2 answers there/,
+			/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2 or WAHA, no such gateway answers there/,
 			/^The resource you are requesting could not be found$/,
 		],
 	])('%s', async (name, baseUrl, apiKey, status, message, on1x) => {

@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { DEFAULT_GATEWAY, GATEWAY_LABELS } from '../../shared/gateways';
 import type { GatewayName, GatewayOperations } from '../../shared/gateways';
 import { evolutionV2Operations } from '../../shared/gateways/evolution-v2/operations';
+import { wahaOperations } from '../../shared/gateways/waha/operations';
 import { itemParameter } from '../../shared/parameters';
 import { selectedGateway } from '../../shared/transport';
 import { integerFrom } from '../helpers/fields';
@@ -63,6 +64,7 @@ const GATEWAY_OPERATIONS: Record<
 	GatewayOperations
 > = {
 	evolutionV2: evolutionV2Operations,
+	waha: wahaOperations,
 };
 
 /** "Message → Send Text": the names the editor shows for a resource and operation. */

@@ -100,6 +100,8 @@ const MESSAGING_GATEWAY_API_LISTS: GatewayLists = {
 const LISTS: Record<GatewayName, GatewayLists> = {
 	messagingGatewayApi: MESSAGING_GATEWAY_API_LISTS,
 	evolutionV2: evolutionV2Lists,
+	// WAHA has the session-family routes these lists read (its own contact list: to do, issue 23).
+	waha: MESSAGING_GATEWAY_API_LISTS,
 };
 
 /** A picker's list as the credential's gateway gives it, for the Session the editor shows. */

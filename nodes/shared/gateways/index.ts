@@ -16,6 +16,7 @@ import type {
 export const GATEWAY_LABELS = {
 	messagingGatewayApi: 'Messaging Gateway API',
 	evolutionV2: 'Evolution API v2',
+	waha: 'WAHA',
 } as const;
 
 export type GatewayName = keyof typeof GATEWAY_LABELS;
