@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { GatewayRequestContext, GatewayRequestOptions } from './index';
 import { CREDENTIAL_TYPE, gatewayApiRequest } from './index';
+import { DEFAULT_GATEWAY, gatewayNamed } from '../gateways';
 
 /** Shape A: `chatId` + `session`; shape B: `jid` + `sessionId` (see the credential's Request Body Style). */
 export type RequestBodyStyle = 'chatIdSession' | 'jidSessionId';
@@ -35,10 +36,17 @@ const detectedStyles = new Map<string, RequestBodyStyle>();
 async function readSetting(
 	this: GatewayRequestContext,
 ): Promise<{ setting: BodyStyleSetting; gateway: string }> {
-	const credentials = await this.getCredentials<{ requestBodyStyle?: unknown; baseUrl?: unknown }>(
-		CREDENTIAL_TYPE,
-	);
-	const raw = credentials.requestBodyStyle;
+	const credentials = await this.getCredentials<{
+		requestBodyStyle?: unknown;
+		baseUrl?: unknown;
+		gateway?: unknown;
+	}>(CREDENTIAL_TYPE);
+	// The setting belongs to the Messaging Gateway API; another gateway speaks its own bodies (WAHA's
+	// are chatId + session), whatever a hidden field kept from before the Gateway was changed.
+	const raw =
+		gatewayNamed(credentials.gateway) === DEFAULT_GATEWAY
+			? credentials.requestBodyStyle
+			: undefined;
 	const setting: BodyStyleSetting =
 		raw === 'jidSessionId' || raw === 'auto' ? raw : 'chatIdSession';
 	return { setting, gateway: String(credentials.baseUrl ?? '').trim() };
