@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { FullMessageId } from '../../../shared/identifiers';
 import {
 	instanceRequest,
 	fullMessageIdField,
@@ -19,13 +20,13 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'deleteForEveryone', properties);
 
-export async function execute(
+/** What Delete for Everyone was asked for one item: a message that can be deleted, checked before any request. */
+export function readDeleteForEveryone(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): { session: string; messageId: FullMessageId } {
 	const session = readSession.call(this, itemIndex);
 	const messageId = readFullMessageId.call(this, itemIndex);
-	const { participant } = messageId;
 	if (!messageId.fromMe && !messageId.chatId.endsWith('@g.us')) {
 		throw fieldError.call(
 			this,
@@ -34,6 +35,15 @@ export async function execute(
 			"In a group you administer, members' messages can be deleted too; in a chat with a contact only yours.",
 		);
 	}
+	return { session, messageId };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, messageId } = readDeleteForEveryone.call(this, itemIndex);
+	const { participant } = messageId;
 	const body = {
 		...messageKey(messageId),
 		...(participant ? { participant: chatIdToJid(participant) } : {}),

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { classifyChat, toNumber } from '../../../shared/identifiers';
+import type { FullMessageId } from '../../../shared/identifiers';
 import {
 	instanceRequest,
 	fullMessageIdField,
@@ -30,10 +31,11 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'edit', properties);
 
-export async function execute(
+/** What Edit was asked for one item: a message of yours and its new text, checked before any request. */
+export function readEdit(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): { session: string; messageId: FullMessageId; text: string } {
 	const session = readSession.call(this, itemIndex);
 	const messageId = readFullMessageId.call(this, itemIndex);
 	if (!messageId.fromMe) {
@@ -48,6 +50,14 @@ export async function execute(
 		keepSpaces: true,
 		hint: 'To remove a message, use Delete for Everyone.',
 	});
+	return { session, messageId, text };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, messageId, text } = readEdit.call(this, itemIndex);
 	const chat = classifyChat(messageId.chatId);
 	const body = {
 		number: chat ? toNumber(chat) : messageId.chatId,

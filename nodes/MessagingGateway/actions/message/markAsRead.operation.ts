@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { splitList } from '../../../shared/lists';
 import { parseFullMessageId } from '../../../shared/identifiers';
+import type { FullMessageId } from '../../../shared/identifiers';
 import { instanceRequest, messageKey } from '../../helpers/instance-send';
 import { fieldError } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
@@ -23,10 +24,11 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'markAsRead', properties);
 
-export async function execute(
+/** What Mark as Read was asked for one item: the session and each message once, checked before any request. */
+export function readMarkAsRead(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): { session: string; messageIds: FullMessageId[] } {
 	const session = readSession.call(this, itemIndex);
 	const entries = splitList(this.getNodeParameter('messageIds', itemIndex, ''));
 	if (entries.length === 0) {
@@ -46,7 +48,17 @@ export async function execute(
 		),
 	);
 	// The gateway refuses a list with the same message twice.
-	const unique = [...new Map(messageIds.map((id) => [id.serialized, id])).values()];
+	return {
+		session,
+		messageIds: [...new Map(messageIds.map((id) => [id.serialized, id])).values()],
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, messageIds: unique } = readMarkAsRead.call(this, itemIndex);
 	const response = await instanceRequest.call(
 		this,
 		{

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
+import type { ChatReference } from '../../../shared/identifiers';
 import { escapeHtml } from '../../../shared/values';
 import { sendButtonsMessage, sendToChat } from '../../helpers/instance-send';
 import type { ButtonsSender } from '../../helpers/instance-send';
@@ -306,14 +307,44 @@ function waitTillOf(this: IExecuteFunctions, itemIndex: number): Date {
 	return new Date(Date.now() + amount * LIMIT_UNITS[unit as keyof typeof LIMIT_UNITS]);
 }
 
+/** How a gateway sends the question with its links as text, without a link preview. */
+export type LinksTextSender = (
+	this: IExecuteFunctions,
+	session: string,
+	chat: ChatReference,
+	text: string,
+	itemIndex: number,
+) => Promise<unknown>;
+
+/** The instance-family sendText (`/message/sendText/<session>`), as the Messaging Gateway API and Evolution API take it. */
+async function sendLinksText(
+	this: IExecuteFunctions,
+	session: string,
+	chat: ChatReference,
+	text: string,
+	itemIndex: number,
+): Promise<unknown> {
+	// No preview: a preview fetcher opening an approve link must not answer for the person.
+	return await sendToChat.call(
+		this,
+		itemIndex,
+		session,
+		'sendText',
+		chat,
+		{ linkPreview: false },
+		{ textMessage: { text } },
+	);
+}
+
 /**
- * Sends the question with its signed links (URL buttons through `sendButtons`, the gateway's way;
- * text through the gateway's sendText) and puts the execution to wait for the answer.
+ * Sends the question with its signed links (URL buttons through `sendButtons`, text through
+ * `sendText`, each the gateway's way) and puts the execution to wait for the answer.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	sendButtons: ButtonsSender = sendButtonsMessage,
+	sendText: LinksTextSender = sendLinksText,
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
@@ -363,18 +394,7 @@ export async function execute(
 		);
 	} else {
 		const text = [message, '', ...answers.map(({ label, url }) => `${label}: ${url}`)].join('\n');
-		// No preview: a preview fetcher opening an approve link must not answer for the person.
-		await sendToChat.call(
-			this,
-			itemIndex,
-			session,
-			'sendText',
-			chat,
-			{ linkPreview: false },
-			{
-				textMessage: { text },
-			},
-		);
+		await sendText.call(this, session, chat, text, itemIndex);
 	}
 	await this.putExecutionToWait(waitTill);
 	// An answer replaces this output (see `webhook`). When the limit passes, n8n resumes with this

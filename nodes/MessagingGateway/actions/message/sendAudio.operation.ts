@@ -8,6 +8,8 @@ import type {
 import { delayOption, fieldError, readChat } from '../../helpers/message';
 import { integerFrom, optionBoolean, readOptions } from '../../helpers/fields';
 import { sendToChat } from '../../helpers/instance-send';
+import type { ChatReference } from '../../../shared/identifiers';
+import type { MediaFile } from '../../helpers/media-source';
 import { mediaSourceProperties, readMediaFile } from '../../helpers/media-source';
 import {
 	readSession,
@@ -49,10 +51,21 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'sendAudio', properties);
 
-export async function execute(
+/** What the user asked Send Audio to do, checked; each gateway sends it its own way. */
+export interface SendAudioRequest {
+	session: string;
+	chat: ChatReference;
+	file: MediaFile;
+	/** Convert to Voice Note Format. */
+	convert: boolean;
+	delay?: number;
+}
+
+/** Reads and checks every field of Send Audio for one item, before any request. */
+export async function readSendAudio(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): Promise<SendAudioRequest> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const file = await readMediaFile.call(this, itemIndex);
@@ -65,10 +78,11 @@ export async function execute(
 		);
 	}
 	const options = readOptions.call(this, itemIndex);
-	// The gateway reads options.encoding unguarded and fails without an options object, so it is
-	// always sent. The chat shows "recording audio…" during the delay whatever else is asked.
-	const sendOptions: IDataObject = {
-		encoding: optionBoolean.call(
+	const request: SendAudioRequest = {
+		session,
+		chat,
+		file,
+		convert: optionBoolean.call(
 			this,
 			options,
 			'encoding',
@@ -78,8 +92,21 @@ export async function execute(
 		),
 	};
 	if (options.delay !== undefined) {
-		sendOptions.delay = integerFrom.call(this, options.delay, 'Delay (Ms)', itemIndex, 0);
+		request.delay = integerFrom.call(this, options.delay, 'Delay (Ms)', itemIndex, 0);
 	}
+	return request;
+}
+
+/** Send Audio on the Messaging Gateway API: `POST /message/sendWhatsAppAudio/<session>`. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, chat, file, convert, delay } = await readSendAudio.call(this, itemIndex);
+	// The gateway reads options.encoding unguarded and fails without an options object, so it is
+	// always sent. The chat shows "recording audio…" during the delay whatever else is asked.
+	const sendOptions: IDataObject = { encoding: convert };
+	if (delay !== undefined) sendOptions.delay = delay;
 	return sendToChat.call(this, itemIndex, session, 'sendWhatsAppAudio', chat, sendOptions, {
 		audioMessage: { audio: file.media },
 	});

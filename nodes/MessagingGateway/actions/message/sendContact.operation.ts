@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { classifyChat } from '../../../shared/identifiers';
+import type { ChatReference } from '../../../shared/identifiers';
 import { quoteValue } from '../../../shared/values';
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
 import { collectionEntries, isBlank, readOptions, textFrom } from '../../helpers/fields';
@@ -172,16 +173,34 @@ function readContacts(this: IExecuteFunctions, itemIndex: number): IDataObject[]
 	return cards;
 }
 
+/** What the user asked Send Contact to do, checked; each gateway sends it its own way. */
+export interface SendContactRequest {
+	session: string;
+	chat: ChatReference;
+	/** The cards (Evolution v1 `contactMessage[]`: fullName, wuid, phoneNumber, organization?, email?, url?). */
+	cards: IDataObject[];
+	/** Delay, presence and the quoted message, as instance-family sends take them. */
+	sendOptions: IDataObject;
+	options: IDataObject;
+}
+
+/** Reads and checks every field of Send Contact for one item, before any request. */
+export function readSendContact(this: IExecuteFunctions, itemIndex: number): SendContactRequest {
+	const session = readSession.call(this, itemIndex);
+	const chat = readChat.call(this, itemIndex);
+	const cards = readContacts.call(this, itemIndex);
+	const options = readOptions.call(this, itemIndex);
+	const sendOptions = readSendOptions.call(this, itemIndex, options);
+	return { session, chat, cards, sendOptions, options };
+}
+
+/** Send Contact on the Messaging Gateway API: `POST /message/sendContact/<session>` (`contactMessage`). */
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = readSession.call(this, itemIndex);
-	const chat = readChat.call(this, itemIndex);
-	const contactMessage = readContacts.call(this, itemIndex);
-	const options = readOptions.call(this, itemIndex);
-	const sendOptions = readSendOptions.call(this, itemIndex, options);
+	const { session, chat, cards, sendOptions } = readSendContact.call(this, itemIndex);
 	return sendToChat.call(this, itemIndex, session, 'sendContact', chat, sendOptions, {
-		contactMessage,
+		contactMessage: cards,
 	});
 }

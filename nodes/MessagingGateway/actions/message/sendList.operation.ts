@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { ChatReference } from '../../../shared/identifiers';
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
 import {
 	collectionEntries,
@@ -183,10 +184,24 @@ function readSections(
 	return [...sections].map(([title, rows]) => ({ title, rows }));
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** What the user asked Send List to do, checked; each gateway sends it its own way. */
+export interface SendListRequest {
+	session: string;
+	chat: ChatReference;
+	title: string;
+	text: string;
+	buttonText: string;
+	/** '' when not given. */
+	footerText: string;
+	/** `{title, rows: [{title, description?, rowId}]}` each, in the order their sections first appear. */
+	sections: IDataObject[];
+	/** Delay, presence and the quoted message, as instance-family sends take them. */
+	sendOptions: IDataObject;
+	options: IDataObject;
+}
+
+/** Reads and checks every field of Send List for one item, before any request. */
+export function readSendList(this: IExecuteFunctions, itemIndex: number): SendListRequest {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const title = readRequiredText.call(this, 'title', 'Title', itemIndex);
@@ -196,7 +211,16 @@ export async function execute(
 	const sections = readSections.call(this, itemIndex, title);
 	const options = readOptions.call(this, itemIndex);
 	const sendOptions = readSendOptions.call(this, itemIndex, options);
+	return { session, chat, title, text, buttonText, footerText, sections, sendOptions, options };
+}
 
+/** Send List on the Messaging Gateway API: `POST /message/sendList/<session>` (`listMessage`). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, chat, title, text, buttonText, footerText, sections, sendOptions } =
+		readSendList.call(this, itemIndex);
 	const listMessage: IDataObject = { title, description: text, buttonText };
 	if (footerText !== '') listMessage.footerText = footerText;
 	listMessage.sections = sections;

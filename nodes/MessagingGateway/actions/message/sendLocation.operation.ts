@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { ChatReference } from '../../../shared/identifiers';
 import { delayAndPresence, delayOption, presenceOption, readChat } from '../../helpers/message';
 import { sendToChat } from '../../helpers/instance-send';
 import {
@@ -81,10 +82,22 @@ function readCoordinate(
 	});
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** What the user asked Send Location to do, checked; each gateway sends it its own way. */
+export interface SendLocationRequest {
+	session: string;
+	chat: ChatReference;
+	latitude: number;
+	longitude: number;
+	/** '' when not given. */
+	name: string;
+	/** '' when not given. */
+	address: string;
+	/** Delay and presence, as instance-family sends take them. */
+	sendOptions: IDataObject;
+}
+
+/** Reads and checks every field of Send Location for one item, before any request. */
+export function readSendLocation(this: IExecuteFunctions, itemIndex: number): SendLocationRequest {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const latitude = readCoordinate.call(this, itemIndex, 'latitude', 'Latitude', 90);
@@ -93,7 +106,18 @@ export async function execute(
 	const address = readText.call(this, 'address', 'Address', itemIndex);
 	const options = readOptions.call(this, itemIndex);
 	const sendOptions = delayAndPresence.call(this, itemIndex, options);
+	return { session, chat, latitude, longitude, name, address, sendOptions };
+}
 
+/** Send Location on the Messaging Gateway API: `POST /message/sendLocation/<session>`. */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, chat, latitude, longitude, name, address, sendOptions } = readSendLocation.call(
+		this,
+		itemIndex,
+	);
 	const locationMessage: IDataObject = {};
 	if (name !== '') locationMessage.name = name;
 	if (address !== '') locationMessage.address = address;

@@ -5,9 +5,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { ChatReference } from '../../../shared/identifiers';
 import { delayOption, fieldError, presenceOption, readChat } from '../../helpers/message';
 import { isBlank, optionFrom, readOptions, readText, textFrom } from '../../helpers/fields';
 import { readSendOptions, replyToOption, sendToChat } from '../../helpers/instance-send';
+import type { MediaFile } from '../../helpers/media-source';
 import {
 	fallbackFileName,
 	mediaSourceProperties,
@@ -23,7 +25,7 @@ import {
 	waitBetweenItemsOption,
 } from '../common.descriptions';
 
-type MediaKind = 'image' | 'video' | 'audio' | 'document';
+export type MediaKind = 'image' | 'video' | 'audio' | 'document';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -102,10 +104,26 @@ function kindOfMimeType(mimeType: string | undefined): MediaKind {
 	return family === 'image' || family === 'video' || family === 'audio' ? family : 'document';
 }
 
-export async function execute(
+/** What the user asked Send Media to do, checked; each gateway sends it its own way. */
+export interface SendMediaRequest {
+	session: string;
+	chat: ChatReference;
+	file: MediaFile;
+	kind: MediaKind;
+	/** The File Name option, else the binary's or the URL's; undefined when none is known. */
+	fileName?: string;
+	mimeType?: string;
+	caption: string;
+	/** Delay, presence and the quoted message, as instance-family sends take them. */
+	sendOptions: IDataObject;
+	options: IDataObject;
+}
+
+/** Reads and checks every field of Send Media for one item, before any request. */
+export async function readSendMedia(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): Promise<SendMediaRequest> {
 	const session = readSession.call(this, itemIndex);
 	const chat = readChat.call(this, itemIndex);
 	const file = await readMediaFile.call(this, itemIndex);
@@ -150,7 +168,16 @@ export async function execute(
 			'Leave Caption empty, send the text as its own message, or choose Media Type Document.',
 		);
 	}
+	return { session, chat, file, kind, fileName, mimeType, caption, sendOptions, options };
+}
 
+/** Send Media on the Messaging Gateway API: `POST /message/sendMedia/<session>` (`mediaMessage`). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, chat, file, kind, fileName, mimeType, caption, sendOptions } =
+		await readSendMedia.call(this, itemIndex);
 	const mediaMessage: IDataObject = { mediatype: kind };
 	// The gateway names a document after its URL when no name is given, and fails on base64 content.
 	const name =

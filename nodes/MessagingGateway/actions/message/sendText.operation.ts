@@ -179,18 +179,25 @@ export async function recipientOf(
 	// Some gateways answer 201 for numbers that are not on the network, and nothing arrives.
 	if (!request.checkFirst || request.chat.kind !== 'contact') return number;
 	const [check] = await checkNumbers.call(this, request.session, [number], itemIndex);
-	if (!check.exists) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Number ${number} is not on the network: nothing was sent`,
-			{
-				itemIndex,
-				description:
-					'The gateway says no account uses this number. Check the country code and the area code, or turn off Check the Number First to send anyway.',
-			},
-		);
-	}
+	if (!check.exists) throw notOnNetwork.call(this, number, itemIndex);
 	return check.jid ?? number;
+}
+
+/** Check the Number First found no account for `number`: the item fails before anything is sent. */
+export function notOnNetwork(
+	this: IExecuteFunctions,
+	number: string,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		this.getNode(),
+		`Number ${number} is not on the network: nothing was sent`,
+		{
+			itemIndex,
+			description:
+				'The gateway says no account uses this number. Check the country code and the area code, or turn off Check the Number First to send anyway.',
+		},
+	);
 }
 
 /**
