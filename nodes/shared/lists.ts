@@ -1,4 +1,6 @@
-import type { INodeListSearchItems } from 'n8n-workflow';
+import type { IDataObject, INodeListSearchItems } from 'n8n-workflow';
+
+import { isObject } from './values';
 
 /**
  * A list as people give it: "a, b; c" or one entry per line in a text field, or an array from an
@@ -24,4 +26,17 @@ export function listItem(label: unknown, value: string): INodeListSearchItems {
 		name: typeof label === 'string' && label !== '' ? `${label} (${value})` : value,
 		value,
 	};
+}
+
+/** Entries a picker page asks for, on the gateways whose lists are paged. */
+export const PICKER_PAGE_SIZE = 50;
+
+/** The rows of a picker's list answer; anything else lists nothing (the picker shows an empty list). */
+export function pickerRows(answer: unknown): IDataObject[] {
+	return Array.isArray(answer) ? answer.filter((row) => isObject<IDataObject>(row)) : [];
+}
+
+/** The next picker page's token (its offset) when this page was full. */
+export function nextPickerPage(rows: unknown[], offset: number): string | undefined {
+	return rows.length === PICKER_PAGE_SIZE ? String(offset + PICKER_PAGE_SIZE) : undefined;
 }

@@ -8,6 +8,7 @@ import type {
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
+import type { GatewayFile } from '../../helpers/files';
 import { readRequiredText, readText } from '../../helpers/fields';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
@@ -36,18 +37,40 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('channel', 'create', properties);
 
-export async function execute(
+/** What Create was asked for one item, checked before any request. */
+export interface CreateChannelRequest {
+	session: string;
+	name: string;
+	/** Empty when not given. */
+	description: string;
+	picture?: GatewayFile;
+}
+
+export async function readCreateChannel(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): Promise<CreateChannelRequest> {
 	const session = readSession.call(this, itemIndex);
 	const name = readRequiredText.call(this, 'name', 'Name', itemIndex, {
 		hint: 'Enter the name of the channel to create.',
 	});
-	const channelDescription = readText.call(this, 'description', 'Description', itemIndex, true);
+	const description = readText.call(this, 'description', 'Description', itemIndex, true);
 	const picture = await readFileSource.call(this, 'picture', 'Picture', itemIndex, {
 		mimeTypes: ['image/jpeg', 'image/png'],
 	});
+	return { session, name, description, picture };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const {
+		session,
+		name,
+		description: channelDescription,
+		picture,
+	} = await readCreateChannel.call(this, itemIndex);
 
 	// The spec's field table marks description as required, so it is always sent (empty when not given).
 	const body: IDataObject = { name, description: channelDescription };

@@ -7,6 +7,7 @@ import type {
 
 import { fieldError } from '../../helpers/fields';
 import { checkNumbers, readPhoneNumbers } from '../../helpers/numbers';
+import type { ListedNumber, NumberCheck } from '../../helpers/numbers';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -25,10 +26,11 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('contact', 'checkNumber', properties);
 
-export async function execute(
+/** What Check Number was asked for one item: the session and the numbers, checked before any request. */
+export function readCheckNumber(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): { session: string; listed: ListedNumber[] } {
 	const session = readSession.call(this, itemIndex);
 	const listed = readPhoneNumbers.call(
 		this,
@@ -44,6 +46,27 @@ export async function execute(
 			'Enter phone numbers with country code, separated by commas, e.g. +55 11 99999-9999.',
 		);
 	}
+	return { session, listed };
+}
+
+/** One item per number asked, in order: `{exists, jid, number, name?}`, the number as the user gave it. */
+export function checkNumberOutput(
+	listed: ListedNumber[],
+	checks: NumberCheck[],
+): INodeExecutionData[] {
+	return listed.map((entry, index) => {
+		const { exists, jid, name } = checks[index];
+		const json: IDataObject = { exists, jid, number: entry.given };
+		if (name !== undefined) json.name = name;
+		return { json };
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, listed } = readCheckNumber.call(this, itemIndex);
 	// One request for all the numbers of the item: the gateway checks a list at once.
 	const checks = await checkNumbers.call(
 		this,
@@ -51,10 +74,5 @@ export async function execute(
 		listed.map((entry) => entry.number),
 		itemIndex,
 	);
-	return listed.map((entry, index) => {
-		const { exists, jid, name } = checks[index];
-		const json: IDataObject = { exists, jid, number: entry.given };
-		if (name !== undefined) json.name = name;
-		return { json };
-	});
+	return checkNumberOutput(listed, checks);
 }

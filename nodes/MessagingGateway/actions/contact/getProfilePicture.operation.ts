@@ -55,10 +55,19 @@ const EXTENSION_BY_MIME_TYPE: Record<string, string> = {
 	'image/gif': 'gif',
 };
 
-export async function execute(
+/** What Get Profile Picture was asked for one item, checked before any request. */
+export interface GetProfilePictureRequest {
+	session: string;
+	/** The contact's digits with country code. */
+	number: string;
+	/** The binary field to download the picture into; empty: no download. */
+	binaryPropertyName: string;
+}
+
+export function readGetProfilePicture(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): GetProfilePictureRequest {
 	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
 	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
@@ -74,28 +83,53 @@ export async function execute(
 	const binaryPropertyName = download
 		? outputFieldName.call(this, options.binaryPropertyName, itemIndex)
 		: '';
+	return { session, number, binaryPropertyName };
+}
 
-	const response = (await gatewayApiRequest.call(
-		this,
-		'POST',
-		gatewayPath`/chat/fetchProfilePictureUrl/${session}`,
-		{ body: { number }, itemIndex, read: true },
-	)) as unknown;
-	// Nothing at all reads as "no picture"; a list or a text is no answer.
-	const answer = responseOr.call(this, response, {}, itemIndex);
+/**
+ * The output: the gateway's answer with `wuid` and `profilePictureUrl` (null for no picture), and
+ * the picture in the binary field when asked for and there is one.
+ */
+export async function profilePictureOutput(
+	this: IExecuteFunctions,
+	request: GetProfilePictureRequest,
+	answer: IDataObject,
+	url: unknown,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	// A null URL (no picture, or a private one) is an answer, not a failure.
-	const profilePictureUrl =
-		typeof answer.profilePictureUrl === 'string' && answer.profilePictureUrl !== ''
-			? answer.profilePictureUrl
-			: null;
+	const profilePictureUrl = typeof url === 'string' && url !== '' ? url : null;
 	const json: IDataObject = { ...answer, wuid: answer.wuid ?? null, profilePictureUrl };
-	if (!download || profilePictureUrl === null) return [{ json }];
+	if (!request.binaryPropertyName || profilePictureUrl === null) return [{ json }];
 
 	// The transport sends the API key only when the picture is on the gateway itself.
 	const file = await gatewayDownloadFile.call(this, profilePictureUrl, itemIndex);
 	const mimeType = file.mimeType ?? 'image/jpeg';
 	const fileName =
-		file.fileName ?? `profile-picture-${number}.${EXTENSION_BY_MIME_TYPE[mimeType] ?? 'jpg'}`;
+		file.fileName ??
+		`profile-picture-${request.number}.${EXTENSION_BY_MIME_TYPE[mimeType] ?? 'jpg'}`;
 	const binaryData = await this.helpers.prepareBinaryData(file.data, fileName, mimeType);
-	return [{ json, binary: { [binaryPropertyName]: binaryData } }];
+	return [{ json, binary: { [request.binaryPropertyName]: binaryData } }];
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = readGetProfilePicture.call(this, itemIndex);
+	const response = (await gatewayApiRequest.call(
+		this,
+		'POST',
+		gatewayPath`/chat/fetchProfilePictureUrl/${request.session}`,
+		{ body: { number: request.number }, itemIndex, read: true },
+	)) as unknown;
+	// Nothing at all reads as "no picture"; a list or a text is no answer.
+	const answer = responseOr.call(this, response, {}, itemIndex);
+	return await profilePictureOutput.call(
+		this,
+		request,
+		answer,
+		answer.profilePictureUrl,
+		itemIndex,
+	);
 }

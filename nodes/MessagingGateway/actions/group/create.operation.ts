@@ -61,20 +61,26 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('group', 'create', properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+/** What Create was asked for one item, checked before any request. */
+export interface CreateGroupRequest {
+	session: string;
+	subject: string;
+	/** Member numbers: digits with country code. */
+	participants: string[];
+	/** Empty: none. */
+	description: string;
+	promoteParticipants: boolean;
+}
+
+export function readCreateGroup(this: IExecuteFunctions, itemIndex: number): CreateGroupRequest {
 	const session = readSession.call(this, itemIndex);
 	const subject = readRequiredText.call(this, 'subject', 'Group Name', itemIndex, {
 		hint: 'The messaging network refuses a group without a name.',
 	});
 	const participants = readMemberNumbers.call(this, 'participants', 'Participants', itemIndex);
 	const options = readOptions.call(this, itemIndex);
-	const groupDescription = textFrom
-		.call(this, options.description, 'Description', itemIndex)
-		.trim();
-	const promote = optionBoolean.call(
+	const description = textFrom.call(this, options.description, 'Description', itemIndex).trim();
+	const promoteParticipants = optionBoolean.call(
 		this,
 		options,
 		'promoteParticipants',
@@ -82,11 +88,20 @@ export async function execute(
 		itemIndex,
 		false,
 	);
+	return { session, subject, participants, description, promoteParticipants };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = readCreateGroup.call(this, itemIndex);
+	const { session, subject, participants } = request;
 
 	const body: IDataObject = { subject, participants };
 	// The gateway ignores an empty description; leave it out rather than send one.
-	if (groupDescription !== '') body.description = groupDescription;
-	if (promote) body.promoteParticipants = true;
+	if (request.description !== '') body.description = request.description;
+	if (request.promoteParticipants) body.promoteParticipants = true;
 	const response = await gatewayApiRequest.call(
 		this,
 		'POST',

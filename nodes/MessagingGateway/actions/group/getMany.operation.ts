@@ -53,10 +53,20 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('group', 'getMany', properties);
 
-export async function execute(
+/** What Get Many was asked for one item, checked before any request. */
+export interface GetManyGroupsRequest {
+	session: string;
+	/** How many groups: Infinity for Return All. */
+	wanted: number;
+	/** Name Contains (empty: every group). */
+	subject: string;
+	includeParticipants: boolean;
+}
+
+export function readGetManyGroups(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): GetManyGroupsRequest {
 	const session = readSession.call(this, itemIndex);
 	const wanted = wantedCount.call(this, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -70,6 +80,14 @@ export async function execute(
 		itemIndex,
 		false,
 	);
+	return { session, wanted, subject, includeParticipants };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, wanted, subject, includeParticipants } = readGetManyGroups.call(this, itemIndex);
 
 	// The gateway answers every group at once (no paging) and refuses the call without this query.
 	const response = await gatewayApiRequest.call(

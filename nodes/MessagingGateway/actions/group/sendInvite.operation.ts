@@ -52,19 +52,31 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('group', 'sendInvite', properties);
 
+/** What Send Invite was asked for one item, checked before any request. */
+export interface SendInviteRequest {
+	session: string;
+	groupJid: string;
+	/** Recipients: digits with country code. */
+	numbers: string[];
+	/** The text the link follows. */
+	text: string;
+}
+
+export function readSendInvite(this: IExecuteFunctions, itemIndex: number): SendInviteRequest {
+	const session = readSession.call(this, itemIndex);
+	const groupJid = readGroupId.call(this, itemIndex);
+	const numbers = readMemberNumbers.call(this, 'numbers', 'Numbers', itemIndex);
+	const text = readRequiredText.call(this, 'description', 'Description', itemIndex, {
+		hint: 'The gateway sends this text followed by the invite link, and requires it.',
+	});
+	return { session, groupJid, numbers, text };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = readSession.call(this, itemIndex);
-	const groupJid = readGroupId.call(this, itemIndex);
-
-	const numbers = readMemberNumbers.call(this, 'numbers', 'Numbers', itemIndex);
-
-	const text = readRequiredText.call(this, 'description', 'Description', itemIndex, {
-		hint: 'The gateway sends this text followed by the invite link, and requires it.',
-	});
-
+	const { session, groupJid, numbers, text } = readSendInvite.call(this, itemIndex);
 	const response = await gatewayApiRequest.call(
 		this,
 		'POST',

@@ -67,10 +67,19 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('group', 'updateParticipants', properties);
 
-export async function execute(
+/** What Update Participants was asked for one item, checked before any request. */
+export interface UpdateParticipantsRequest {
+	session: string;
+	groupId: string;
+	action: string;
+	/** Digits with country code. */
+	participants: string[];
+}
+
+export function readUpdateParticipants(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): UpdateParticipantsRequest {
 	const session = readSession.call(this, itemIndex);
 	const groupId = readGroupId.call(this, itemIndex);
 	const action = optionFrom.call(
@@ -81,6 +90,33 @@ export async function execute(
 		ACTIONS,
 	);
 	const participants = readMemberNumbers.call(this, 'participants', 'Participants', itemIndex);
+	return { session, groupId, action, participants };
+}
+
+/** One item per result `{jid, status, …}`: `updated` when the status is 200, with the group and action. */
+export function participantResultsOutput(
+	results: IDataObject[],
+	request: Pick<UpdateParticipantsRequest, 'groupId' | 'action'>,
+): INodeExecutionData[] {
+	return results.map((result) => {
+		const json: IDataObject = {
+			...result,
+			updated: String(result.status) === '200',
+			groupId: request.groupId,
+			action: request.action,
+		};
+		// The raw protocol node only repeats jid and status.
+		delete json.content;
+		return { json };
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = readUpdateParticipants.call(this, itemIndex);
+	const { session, groupId, action, participants } = request;
 
 	const response = await instanceRequest.call(
 		this,
@@ -94,15 +130,8 @@ export async function execute(
 		itemIndex,
 	);
 	// One result per number; the call succeeds even when some numbers were not changed.
-	return expectList.call(this, response, 'updateParticipants', itemIndex).map((result) => {
-		const json: IDataObject = {
-			...result,
-			updated: String(result.status) === '200',
-			groupId,
-			action,
-		};
-		// The raw protocol node only repeats jid and status.
-		delete json.content;
-		return { json };
-	});
+	return participantResultsOutput(
+		expectList.call(this, response, 'updateParticipants', itemIndex),
+		request,
+	);
 }

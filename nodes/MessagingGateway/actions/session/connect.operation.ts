@@ -23,12 +23,38 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('session', 'connect', properties);
 
+/** What Connect was asked for one item: the session and the binary field for the QR code. */
+export function readConnect(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): { session: string; binaryPropertyName: string } {
+	return {
+		session: readSession.call(this, itemIndex),
+		binaryPropertyName: readBinaryPropertyName.call(this, itemIndex),
+	};
+}
+
+/** The output item with the QR code image (`base64`, as `mimeType`) in the binary field. */
+export async function qrCodeItem(
+	this: IExecuteFunctions,
+	json: IDataObject,
+	image: { base64: string; mimeType: string },
+	session: string,
+	binaryPropertyName: string,
+): Promise<INodeExecutionData> {
+	const binary = await this.helpers.prepareBinaryData(
+		Buffer.from(image.base64, 'base64'),
+		`qrcode-${session}.png`,
+		image.mimeType,
+	);
+	return { json, binary: { [binaryPropertyName]: binary } };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const session = readSession.call(this, itemIndex);
-	const binaryPropertyName = readBinaryPropertyName.call(this, itemIndex);
+	const { session, binaryPropertyName } = readConnect.call(this, itemIndex);
 	const answer = expectObject.call(
 		this,
 		await gatewayApiRequest.call(this, 'GET', gatewayPath`/instance/connect/${session}`, {
@@ -44,10 +70,5 @@ export async function execute(
 	const json: IDataObject = { session, state: 'connecting', qrCode: base64 !== undefined, ...rest };
 	const file = fileFromDataUri(base64, `qrcode-${session}.png`);
 	if (!file) return [{ json }];
-	const binary = await this.helpers.prepareBinaryData(
-		Buffer.from(file.base64, 'base64'),
-		file.fileName,
-		file.mimeType,
-	);
-	return [{ json, binary: { [binaryPropertyName]: binary } }];
+	return [await qrCodeItem.call(this, json, file, session, binaryPropertyName)];
 }

@@ -29,10 +29,11 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('session', 'setPresence', properties);
 
-export async function execute(
+/** What Set Presence was asked for one item: the session and one of the presences, checked before any request. */
+export function readSetPresence(
 	this: IExecuteFunctions,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
+): { session: string; presence: string } {
 	const session = readSession.call(this, itemIndex);
 	const presence = optionFrom.call(
 		this,
@@ -41,6 +42,14 @@ export async function execute(
 		itemIndex,
 		PRESENCES,
 	);
+	return { session, presence };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, presence } = readSetPresence.call(this, itemIndex);
 	// The gateway answers 201 with an empty body; say what was done instead of outputting nothing.
 	await gatewayApiRequest.call(this, 'POST', gatewayPath`/instance/setPresence/${session}`, {
 		body: { presence },
