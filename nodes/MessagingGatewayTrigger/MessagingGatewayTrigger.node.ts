@@ -1,6 +1,7 @@
 import type {
 	IDataObject,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -22,17 +23,30 @@ import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
 
-import type { TriggerStaticData, WantedRegistration, WebhookDialect } from './registration';
+import type {
+	OurRegistration,
+	TriggerStaticData,
+	WantedRegistration,
+	WebhookRegistrar,
+} from './registration';
 import {
 	checkedEvents,
-	isRegistered,
 	LOG_PREFIX,
 	MESSAGING_GATEWAY_WEBHOOKS,
-	register,
-	unregister,
+	replacingRegistrar,
 } from './registration';
+import type { WahaEnvelope } from './waha-deliveries';
+import {
+	HMAC_ALGORITHM_HEADER,
+	HMAC_HEADER,
+	hmacMatches,
+	wahaDeliveryEvent,
+	wahaDeliveryToItem,
+	wahaEnvelopeProblem,
+	wahaReasonToIgnore,
+} from './waha-deliveries';
 import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
-import { GATEWAY_LABELS } from '../shared/gateways';
+import { WAHA_WEBHOOKS } from '../shared/gateways/waha/webhook';
 import type { GatewayName } from '../shared/gateways';
 import { selectedGateway } from '../shared/transport';
 import { credentialApiKey } from './credential-key';
@@ -122,6 +136,7 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 		events: filters.events,
 		base64: options.includeMedia === true,
 		replaceUnseen: options.replaceUnseenWebhook !== false,
+		ignoreOwnMessages: filters.ignoreOwnMessages,
 	};
 }
 
@@ -134,27 +149,98 @@ function answer(this: IWebhookFunctions, status: number, body: IDataObject): IWe
 	return { noWebhookResponse: true };
 }
 
-/** How each gateway keeps a session's webhook. */
-const WEBHOOK_DIALECTS: Partial<Record<GatewayName, WebhookDialect>> = {
-	messagingGatewayApi: MESSAGING_GATEWAY_WEBHOOKS,
-	evolutionV2: EVOLUTION_V2_WEBHOOKS,
+/**
+ * How each gateway keeps the trigger's webhook: one per session, replaced and put back, or (WAHA)
+ * one among several, added and removed.
+ */
+const WEBHOOK_REGISTRARS: Record<GatewayName, WebhookRegistrar> = {
+	messagingGatewayApi: replacingRegistrar(MESSAGING_GATEWAY_WEBHOOKS),
+	evolutionV2: replacingRegistrar(EVOLUTION_V2_WEBHOOKS),
+	waha: WAHA_WEBHOOKS,
 };
 
-/** The credential's gateway's webhook dialect (read in the hooks, never per delivery). */
-async function webhookDialectOf(this: IHookFunctions): Promise<WebhookDialect> {
-	const gateway = await selectedGateway.call(this);
-	const dialect = WEBHOOK_DIALECTS[gateway];
-	if (!dialect) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The trigger cannot register with ${GATEWAY_LABELS[gateway]} yet: nothing was registered`,
-			{
-				description:
-					'Use a credential whose Gateway is the Messaging Gateway API or Evolution API v2.',
-			},
+/** The credential's gateway's registrar (read in the hooks, never per delivery). */
+async function webhookRegistrarOf(this: IHookFunctions): Promise<WebhookRegistrar> {
+	return WEBHOOK_REGISTRARS[await selectedGateway.call(this)];
+}
+
+/**
+ * The request body exactly as it arrived: n8n keeps it as `rawBody` (n8n 1.x and 2.x read it
+ * before parsing JSON; `readRawBody` reads it when n8n parsed nothing, e.g. another content type).
+ */
+async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
+	const request = this.getRequestObject();
+	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
+	}
+	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
+}
+
+/**
+ * Whether the delivery comes from the gateway: WAHA's HMAC of the exact body bytes with our key,
+ * or the token the other gateways send along (a header on Evolution API v2, else the URL's query).
+ */
+async function isAuthentic(
+	this: IWebhookFunctions,
+	registration: OurRegistration | undefined,
+): Promise<boolean> {
+	const expected = registration?.token;
+	if (typeof expected !== 'string' || expected === '') return false;
+	const headers = this.getHeaderData() as IDataObject;
+	if (registration?.gateway === 'waha') {
+		const rawBody = await rawBodyOf.call(this);
+		return (
+			rawBody !== undefined &&
+			hmacMatches(rawBody, headers[HMAC_HEADER], headers[HMAC_ALGORITHM_HEADER], expected)
 		);
 	}
-	return dialect;
+	const tokenHeader = registration?.tokenHeader;
+	const token = tokenHeader ? headers[tokenHeader] : (this.getQueryData() as IDataObject).token;
+	return typeof token === 'string' && tokensMatch(token, expected);
+}
+
+/** A delivery that passed the envelope check, in its gateway's format. */
+interface CheckedDelivery {
+	/** Why it starts no execution, or undefined when it should. */
+	reasonToIgnore(filters: DeliveryFilters): string | undefined;
+	toItem(
+		this: IWebhookFunctions,
+		output: DeliveryOutput,
+		filters: DeliveryFilters,
+		secrets: string[],
+	): INodeExecutionData | Promise<INodeExecutionData>;
+}
+
+/** The body as a delivery of the registration's gateway, or why it is none. */
+function checkedDelivery(
+	this: IWebhookFunctions,
+	registration: OurRegistration,
+): CheckedDelivery | { problem: string } {
+	// The envelope's own API keys, found by the same walk that checks its depth.
+	const envelopeKeys: string[] = [];
+	if (registration.gateway === 'waha') {
+		// The body n8n parsed from the bytes whose signature was just checked.
+		const envelope = this.getBodyData() as WahaEnvelope;
+		const problem = wahaEnvelopeProblem(envelope, envelopeKeys);
+		if (problem) return { problem };
+		return {
+			reasonToIgnore: (filters) => wahaReasonToIgnore(envelope, filters),
+			async toItem(output, filters, secrets) {
+				const event = wahaDeliveryEvent(envelope, filters.events) as string;
+				return await wahaDeliveryToItem.call(this, envelope, output, secrets, envelopeKeys, event);
+			},
+		};
+	}
+	const body: unknown = this.getBodyData();
+	const problem = envelopeProblem(body, envelopeKeys);
+	if (problem) return { problem };
+	const delivery = body as Delivery;
+	return {
+		reasonToIgnore: (filters) => reasonToIgnore(delivery, filters),
+		toItem(output, _filters, secrets) {
+			return deliveryToItem.call(this, delivery, output, secrets, envelopeKeys);
+		},
+	};
 }
 
 function messageOf(error: unknown): string {
@@ -192,7 +278,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'The gateway keeps one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) cannot have it put back: activation replaces it (turn off the option Replace an Unseen Webhook to make activation fail instead), and stopping keeps whatever is there.',
+					'The Messaging Gateway API and Evolution API keep one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) cannot have it put back: activation replaces it (turn off the option Replace an Unseen Webhook to make activation fail instead), and stopping keeps whatever is there. WAHA keeps several webhooks per session: the trigger adds its own beside the others and removes only its own.',
 				name: 'oneWebhookNotice',
 				type: 'notice',
 				default: '',
@@ -296,19 +382,20 @@ export class MessagingGatewayTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 				const wanted = wantedRegistration.call(this);
-				const dialect = await webhookDialectOf.call(this);
-				return await isRegistered.call(this, dialect, staticData, wanted);
+				const registrar = await webhookRegistrarOf.call(this);
+				return await registrar.isRegistered.call(this, staticData, wanted);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 				const wanted = wantedRegistration.call(this);
-				const dialect = await webhookDialectOf.call(this);
-				await register.call(this, dialect, staticData, wanted);
+				const registrar = await webhookRegistrarOf.call(this);
+				await registrar.register.call(this, staticData, wanted);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-				await unregister.call(this, await webhookDialectOf.call(this), staticData);
+				const registrar = await webhookRegistrarOf.call(this);
+				await registrar.unregister.call(this, staticData);
 				return true;
 			},
 		},
@@ -316,28 +403,22 @@ export class MessagingGatewayTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-		const expectedToken = staticData.registration?.token;
-		// Where the gateway sends it, as registered: a header (Evolution API v2) or the URL's query.
-		const tokenHeader = staticData.registration?.tokenHeader;
-		const token = tokenHeader
-			? (this.getHeaderData() as IDataObject)[tokenHeader]
-			: (this.getQueryData() as IDataObject).token;
-		// First of all, before anything reads the body: only the gateway knows the token.
-		if (
-			typeof expectedToken !== 'string' ||
-			expectedToken === '' ||
-			typeof token !== 'string' ||
-			!tokensMatch(token, expectedToken)
-		) {
-			return answer.call(this, 401, { message: 'Unknown or missing token' });
+		const registration = staticData.registration;
+		// First of all, before anything reads the body: only the gateway knows the token or key.
+		if (!registration || !(await isAuthentic.call(this, registration))) {
+			return answer.call(this, 401, {
+				message:
+					registration?.gateway === 'waha'
+						? 'Unknown or missing signature'
+						: 'Unknown or missing token',
+			});
 		}
+		const expectedToken = registration.token;
 
-		const body: unknown = this.getBodyData();
-		// The envelope's own API keys, found by the same walk that checks its depth.
-		const envelopeKeys: string[] = [];
-		const problem = envelopeProblem(body, envelopeKeys);
-		if (problem) return answer.call(this, 400, { received: false, error: problem });
-		const delivery = body as Delivery;
+		const delivery = checkedDelivery.call(this, registration);
+		if ('problem' in delivery) {
+			return answer.call(this, 400, { received: false, error: delivery.problem });
+		}
 
 		let filters: DeliveryFilters;
 		let output: DeliveryOutput;
@@ -350,7 +431,7 @@ export class MessagingGatewayTrigger implements INodeType {
 			this.logger.warn(`${LOG_PREFIX} a delivery was ignored: ${reason}`);
 			return answer.call(this, 200, { received: true, ignored: 'unusable settings', reason });
 		}
-		const ignored = reasonToIgnore(delivery, filters);
+		const ignored = delivery.reasonToIgnore(filters);
 		if (ignored) return answer.call(this, 200, { received: true, ignored });
 
 		const secrets = [expectedToken];
@@ -361,7 +442,7 @@ export class MessagingGatewayTrigger implements INodeType {
 				const apiKey = await credentialApiKey.call(this);
 				if (apiKey !== undefined && !secrets.includes(apiKey)) secrets.push(apiKey);
 				// Awaited only when there is a file to store: most items need nothing asynchronous.
-				const built = deliveryToItem.call(this, delivery, output, secrets, envelopeKeys);
+				const built = delivery.toItem.call(this, output, filters, secrets);
 				const item = built instanceof Promise ? await built : built;
 				// n8n answers (responseMode onReceived) once it has stored the execution, and answers
 				// 500 when it could not: the gateway hears "received" only for what n8n holds.

@@ -85,7 +85,7 @@ function chatOf(remoteJid: string): ChatReference | undefined {
 }
 
 /** Session-family chat ID (`<digits>@c.us`, groups unchanged), the form the action node's Chat fields take. */
-function chatIdOf(jid: string | undefined): string | undefined {
+export function chatIdOf(jid: string | undefined): string | undefined {
 	if (!jid) return undefined;
 	const reference = chatOf(jid);
 	if (!reference) return jid;
@@ -125,7 +125,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * them too; see apiKeyValues, which gives the same values). It recurses, but never deeper than
  * `limit` calls: it answers at the first level past the limit, so any depth of the data is safe.
  */
-function nestsDeeperThan(value: unknown, limit: number, apiKeys: string[]): boolean {
+export function nestsDeeperThan(value: unknown, limit: number, apiKeys: string[]): boolean {
 	// Objects and lists only: nothing else nests.
 	if (typeof value !== 'object' || value === null) return false;
 	if (limit === 0) return true;
@@ -149,7 +149,7 @@ function nestsDeeperThan(value: unknown, limit: number, apiKeys: string[]): bool
 	return false;
 }
 
-function isNonEmptyText(value: unknown): value is string {
+export function isNonEmptyText(value: unknown): value is string {
 	return typeof value === 'string' && value.trim() !== '';
 }
 
@@ -242,7 +242,7 @@ function simplifiedWithRaw(event: string, delivery: Delivery): IDataObject {
 	return fields;
 }
 
-const EXTENSION_BY_MIME: Record<string, string> = {
+export const EXTENSION_BY_MIME: Record<string, string> = {
 	'image/jpeg': 'jpg',
 	'image/png': 'png',
 	'image/webp': 'webp',
@@ -290,10 +290,10 @@ function mediaSource(
 }
 
 /** The item with the file of the delivery as its binary "data" (n8n stores it: asynchronous). */
-async function withBinary(
+export async function withBinary(
 	this: IWebhookFunctions,
 	json: IDataObject,
-	source: BinarySource,
+	source: Pick<BinarySource, 'fileName' | 'mimeType'>,
 	content: Buffer,
 ): Promise<INodeExecutionData> {
 	const binary = await this.helpers.prepareBinaryData(content, source.fileName, source.mimeType);

@@ -46,6 +46,11 @@ export interface OurRegistration {
 	token: string;
 	/** The header the gateway sends the token in (Evolution API v2); absent: the URL's query. */
 	tokenHeader?: string;
+	/**
+	 * WAHA: deliveries are WAHA's envelopes, signed with `token` as their HMAC key (X-Webhook-Hmac);
+	 * the key never travels with them. Absent: Evolution's envelopes, the token sent along.
+	 */
+	gateway?: 'waha';
 }
 
 export interface TriggerStaticData extends IDataObject {
@@ -61,9 +66,32 @@ export interface WantedRegistration {
 	base64: boolean;
 	/** Whether a webhook the gateway cannot show (no /webhook/find) may be replaced. */
 	replaceUnseen: boolean;
+	/** Filters > Ignore Own Messages: WAHA subscribes to other events for own messages. */
+	ignoreOwnMessages: boolean;
 }
 
-function sameEvents(left: string[], right: string[]): boolean {
+/**
+ * How the trigger keeps its webhook on one gateway: checkExists, create and delete of n8n's
+ * webhook methods. A gateway with one webhook per session replaces it and puts the previous one
+ * back (replacingRegistrar below); WAHA, which keeps several, adds its own beside the others and
+ * removes only its own (nodes/shared/gateways/waha/webhook.ts).
+ */
+export interface WebhookRegistrar {
+	isRegistered(
+		this: IHookFunctions,
+		staticData: TriggerStaticData,
+		wanted: WantedRegistration,
+	): Promise<boolean>;
+	register(
+		this: IHookFunctions,
+		staticData: TriggerStaticData,
+		wanted: WantedRegistration,
+	): Promise<void>;
+	unregister(this: IHookFunctions, staticData: TriggerStaticData): Promise<void>;
+}
+
+/** The same event names, in any order. */
+export function sameEvents(left: readonly string[], right: readonly string[]): boolean {
 	return left.length === right.length && [...left].sort().join(',') === [...right].sort().join(',');
 }
 
@@ -335,6 +363,21 @@ export async function unregister(
 	}
 	delete staticData.registration;
 	delete staticData.previous;
+}
+
+/** A gateway that keeps one webhook per session, spoken in `dialect`: replace, then put back. */
+export function replacingRegistrar(dialect: WebhookDialect): WebhookRegistrar {
+	return {
+		async isRegistered(staticData, wanted) {
+			return await isRegistered.call(this, dialect, staticData, wanted);
+		},
+		async register(staticData, wanted) {
+			await register.call(this, dialect, staticData, wanted);
+		},
+		async unregister(staticData) {
+			await unregister.call(this, dialect, staticData);
+		},
+	};
 }
 
 /**

@@ -1,0 +1,277 @@
+/**
+ * The trigger's webhook on WAHA (2026.x). WAHA keeps a list of webhooks per session, in the
+ * session's `config.webhooks` (`{url, events, hmac: {key}, retries, customHeaders}`), read with
+ * `GET /api/sessions/{session}` and written with `PUT /api/sessions/{session}`, whose `config`
+ * replaces the stored one whole (its controller upserts `request.config` as it is, nothing merged).
+ * So the trigger reads the whole config, adds or removes its own entry (found by its URL), and
+ * writes the rest back as it was read. WAHA signs each delivery with the entry's HMAC key
+ * (`X-Webhook-Hmac`, SHA-512 of the body): the key is the trigger's secret and never travels.
+ */
+import { randomBytes } from 'crypto';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type {
+	TriggerStaticData,
+	WantedRegistration,
+	WebhookRegistrar,
+} from '../../../MessagingGatewayTrigger/registration';
+import { LOG_PREFIX, sameEvents } from '../../../MessagingGatewayTrigger/registration';
+import { Redactor } from '../../../MessagingGatewayTrigger/secrets';
+import { gatewayApiRequest, gatewayPath } from '../../transport';
+import { asObject, describeValue } from '../../values';
+
+/**
+ * WAHA's events for each event the trigger offers (WAHA 2026.7.1's WAHAEvents). Message Received
+ * is `message` (others' messages) or `message.any` (own too), chosen by Ignore Own Messages; a
+ * reaction arrives as a message, as Evolution delivers it. Events missing here WAHA has not.
+ */
+const WAHA_EVENTS_OF: Readonly<Record<string, readonly string[]>> = {
+	MESSAGES_UPSERT: ['message', 'message.reaction'],
+	MESSAGES_UPDATE: ['message.ack', 'message.ack.group', 'message.edited'],
+	MESSAGES_DELETE: ['message.revoked'],
+	SEND_MESSAGE: ['message.any'],
+	QRCODE_UPDATED: ['session.status'],
+	CONNECTION_UPDATE: ['session.status'],
+	CALL: ['call.received', 'call.accepted', 'call.rejected'],
+	PRESENCE_UPDATE: ['presence.update'],
+	GROUPS_UPSERT: ['group.v2.join'],
+	GROUP_UPDATE: ['group.v2.update'],
+	GROUP_PARTICIPANTS_UPDATE: ['group.v2.participants'],
+	CHATS_UPDATE: ['chat.archive'],
+	LABELS_ASSOCIATION: ['label.chat.added', 'label.chat.deleted'],
+	LABELS_EDIT: ['label.upsert', 'label.deleted'],
+};
+
+/** The trigger's events for each WAHA event, the most specific first (see wahaDeliveryEvent). */
+export const TRIGGER_EVENTS_OF_WAHA: ReadonlyMap<string, readonly string[]> = (() => {
+	const byWahaEvent = new Map<string, string[]>();
+	for (const [triggerEvent, wahaEvents] of Object.entries(WAHA_EVENTS_OF)) {
+		for (const wahaEvent of wahaEvents) {
+			byWahaEvent.set(wahaEvent, [...(byWahaEvent.get(wahaEvent) ?? []), triggerEvent]);
+		}
+	}
+	// Own messages come as `message.any` when Message Received wants them.
+	byWahaEvent.set('message.any', ['SEND_MESSAGE', 'MESSAGES_UPSERT']);
+	return byWahaEvent;
+})();
+
+/** The trigger's events that WAHA has not. */
+export function eventsWahaLacks(events: readonly string[]): string[] {
+	return events.filter((event) => !(event in WAHA_EVENTS_OF));
+}
+
+/**
+ * The WAHA events to subscribe to for the trigger's events (each once, in the order chosen).
+ * `message.any` holds every message, so with it `message` would deliver others' messages twice.
+ */
+export function wahaEventsFor(events: readonly string[], ignoreOwnMessages: boolean): string[] {
+	const wanted = new Set<string>();
+	for (const event of events) {
+		for (const wahaEvent of WAHA_EVENTS_OF[event] ?? []) {
+			wanted.add(wahaEvent === 'message' && !ignoreOwnMessages ? 'message.any' : wahaEvent);
+		}
+	}
+	if (wanted.has('message.any')) wanted.delete('message');
+	return [...wanted];
+}
+
+/** The session as GET /api/sessions/{session} gives it: its whole config, and its webhooks. */
+interface SessionWebhooks {
+	config: IDataObject;
+	webhooks: IDataObject[];
+}
+
+function unreadableSession(this: IHookFunctions, session: string, what: string): NodeApiError {
+	return new NodeApiError(
+		this.getNode(),
+		{ message: what },
+		{
+			message: `WAHA's answer for session "${session}" is no session configuration (${what}), so the trigger changed nothing`,
+			description: 'Check that the Base URL points at WAHA 2026.x and that the session exists.',
+		},
+	);
+}
+
+/**
+ * Reads the session's config. `secrets` are redacted from errors (the answer holds HMAC keys, ours
+ * and other webhooks'); the answer itself is never quoted.
+ */
+async function readSessionWebhooks(
+	this: IHookFunctions,
+	session: string,
+	secrets: string[],
+): Promise<SessionWebhooks> {
+	let answer: unknown;
+	try {
+		answer = await gatewayApiRequest.call(this, 'GET', gatewayPath`/api/sessions/${session}`);
+	} catch (error) {
+		throw new Redactor(secrets).error(error);
+	}
+	const info = asObject(answer);
+	if (!info) throw unreadableSession.call(this, session, `got ${kindOf(answer)}`);
+	// A session created without a config has none (null or absent): nothing to keep but ours.
+	const config = info.config === null || info.config === undefined ? {} : asObject(info.config);
+	if (!config) throw unreadableSession.call(this, session, `config is ${kindOf(info.config)}`);
+	const listed = config.webhooks;
+	if (listed !== undefined && listed !== null && !Array.isArray(listed)) {
+		throw unreadableSession.call(this, session, `config.webhooks is ${kindOf(listed)}`);
+	}
+	return { config, webhooks: (listed ?? []) as IDataObject[] };
+}
+
+/** What a value is, never what it holds (a session's config holds other webhooks' keys). */
+function kindOf(value: unknown): string {
+	if (value === null || value === undefined) return describeValue(value);
+	return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+}
+
+/** Writes the session's config back with `webhooks`, every other setting as it was read. */
+async function writeSessionWebhooks(
+	this: IHookFunctions,
+	session: string,
+	read: SessionWebhooks,
+	webhooks: IDataObject[],
+	secrets: string[],
+): Promise<IDataObject | undefined> {
+	try {
+		return asObject(
+			await gatewayApiRequest.call(this, 'PUT', gatewayPath`/api/sessions/${session}`, {
+				body: { config: { ...read.config, webhooks } },
+			}),
+		);
+	} catch (error) {
+		throw new Redactor(secrets).error(error);
+	}
+}
+
+function urlOf(entry: unknown): unknown {
+	return asObject(entry)?.url;
+}
+
+function isNotFound(error: unknown): boolean {
+	return (error as { httpCode?: string | null }).httpCode === '404';
+}
+
+/** Our entry: the trigger's own URL, its events, and its HMAC key. */
+function ourEntry(url: string, events: string[], key: string): IDataObject {
+	return { url, events, hmac: { key } };
+}
+
+export const WAHA_WEBHOOKS: WebhookRegistrar = {
+	/** Ours is registered with these events and this key, and the session still lists it. */
+	async isRegistered(
+		this: IHookFunctions,
+		staticData: TriggerStaticData,
+		wanted: WantedRegistration,
+	): Promise<boolean> {
+		const ours = staticData.registration;
+		if (
+			!ours ||
+			ours.gateway !== 'waha' ||
+			ours.session !== wanted.session ||
+			ours.url !== wanted.webhookUrl ||
+			ours.base64 !== wanted.base64 ||
+			!sameEvents(ours.events, wanted.events)
+		) {
+			return false;
+		}
+		const { webhooks } = await readSessionWebhooks.call(this, wanted.session, [ours.token]);
+		const entry = asObject(webhooks.find((webhook) => urlOf(webhook) === ours.url));
+		const events = entry?.events;
+		return (
+			entry !== undefined &&
+			asObject(entry.hmac)?.key === ours.token &&
+			Array.isArray(events) &&
+			sameEvents(events as string[], wahaEventsFor(wanted.events, wanted.ignoreOwnMessages))
+		);
+	},
+
+	/**
+	 * Adds our entry (or replaces an older one of ours, in its place) with a fresh key; every other
+	 * webhook and setting of the session is written back as it was read. An event WAHA has not
+	 * is refused by name before any request.
+	 */
+	async register(
+		this: IHookFunctions,
+		staticData: TriggerStaticData,
+		wanted: WantedRegistration,
+	): Promise<void> {
+		const lacking = eventsWahaLacks(wanted.events);
+		if (lacking.length > 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`WAHA has no event ${lacking.join(', ')}: the trigger was not registered`,
+				{ description: `Remove ${lacking.join(', ')} from Events.` },
+			);
+		}
+		const previousOurs = staticData.registration;
+		const key = randomBytes(32).toString('hex');
+		const secrets = previousOurs ? [key, previousOurs.token] : [key];
+		const read = await readSessionWebhooks.call(this, wanted.session, secrets);
+		const entry = ourEntry(
+			wanted.webhookUrl,
+			wahaEventsFor(wanted.events, wanted.ignoreOwnMessages),
+			key,
+		);
+		// Our URL is this trigger's alone (n8n's webhook ID): an entry with it is an older one of ours.
+		const isOurs = (webhook: unknown) =>
+			urlOf(webhook) === wanted.webhookUrl ||
+			(previousOurs?.session === wanted.session && urlOf(webhook) === previousOurs.url);
+		const place = read.webhooks.findIndex(isOurs);
+		const others = read.webhooks.filter((webhook) => !isOurs(webhook));
+		const webhooks =
+			place === -1
+				? [...others, entry]
+				: [...others.slice(0, place), entry, ...others.slice(place)];
+		const answer = await writeSessionWebhooks.call(this, wanted.session, read, webhooks, secrets);
+		const echoed = asObject(answer?.config)?.webhooks;
+		if (Array.isArray(echoed) && !echoed.some((webhook) => urlOf(webhook) === wanted.webhookUrl)) {
+			throw new NodeApiError(
+				this.getNode(),
+				{ message: 'webhook not listed' },
+				{
+					message: `WAHA did not register the webhook for session "${wanted.session}"`,
+					description:
+						'Its answer to PUT /api/sessions/{session} does not list the n8n webhook URL. Check the WAHA version and logs.',
+				},
+			);
+		}
+		staticData.registration = {
+			session: wanted.session,
+			url: wanted.webhookUrl,
+			events: [...wanted.events],
+			base64: wanted.base64,
+			token: key,
+			gateway: 'waha',
+		};
+		delete staticData.previous;
+	},
+
+	/** Removes our entry, found by our URL; every other webhook and setting stays as it is. */
+	async unregister(this: IHookFunctions, staticData: TriggerStaticData): Promise<void> {
+		const ours = staticData.registration;
+		if (!ours) return;
+		const secrets = [ours.token];
+		let read: SessionWebhooks | undefined;
+		try {
+			read = await readSessionWebhooks.call(this, ours.session, secrets);
+		} catch (error) {
+			// A session deleted meanwhile has no webhook of ours left to remove.
+			if (!isNotFound(error)) throw new Redactor(secrets).error(error);
+			this.logger.info(`${LOG_PREFIX} WAHA has no session "${ours.session}" any more`);
+		}
+		if (read) {
+			const others = read.webhooks.filter((webhook) => urlOf(webhook) !== ours.url);
+			if (others.length === read.webhooks.length) {
+				this.logger.info(
+					`${LOG_PREFIX} session "${ours.session}" no longer lists this trigger's webhook, so it was left as it is`,
+				);
+			} else {
+				await writeSessionWebhooks.call(this, ours.session, read, others, secrets);
+			}
+		}
+		delete staticData.registration;
+		delete staticData.previous;
+	},
+};
