@@ -89,7 +89,7 @@ export interface TriggerHarnessOptions {
 	/** The credential's API Key Header (default: unset, which means apikey). */
 	keyHeader?: 'apikey' | 'X-Api-Key';
 	/** The credential's Gateway field (default: unset, which means the Messaging Gateway API). */
-	credentialGateway?: 'messagingGatewayApi' | 'evolutionV2';
+	credentialGateway?: 'messagingGatewayApi' | 'evolutionV2' | 'waha';
 	/** The trigger to run (default: the TypeScript source); the bench passes the build in dist/. */
 	nodeType?: MessagingGatewayTrigger;
 }
