@@ -40,6 +40,7 @@ const CREDENTIAL_NAME = 'Messaging Gateway (sandbox)';
 const CREDENTIAL_GATEWAY: Record<Gateway, string> = {
 	spec: 'messagingGatewayApi',
 	'evolution-v2': 'evolutionV2',
+	waha: 'waha',
 };
 
 /** `--gateway <name>` among the arguments, or the Messaging Gateway API. */

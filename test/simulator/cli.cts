@@ -1,10 +1,10 @@
-// `npm run simulator -- --port 3000 --api-key <key> [--host 127.0.0.1] [--gateway evolution-v2]`:
+// `npm run simulator -- --port 3000 --api-key <key> [--host 127.0.0.1] [--gateway evolution-v2|waha]`:
 // serve a simulator until Ctrl+C.
 import { DEFAULT_API_KEY, SEED, startSimulator, type Gateway } from './index.cts';
 
 const DEFAULT_PORT = 3000;
 const DEFAULT_HOST = '127.0.0.1';
-const GATEWAYS: Gateway[] = ['spec', 'evolution-v2'];
+const GATEWAYS: Gateway[] = ['spec', 'evolution-v2', 'waha'];
 
 interface CliOptions {
 	port: number;
@@ -66,14 +66,14 @@ async function main(): Promise<void> {
 	const connected = SEED.instances.connected;
 	const playing = options.gateway === 'spec' ? '' : ` (gateway ${options.gateway})`;
 	console.log(`Messaging gateway simulator listening on ${simulator.url}${playing}`);
-	console.log(`API key (header "apikey"): ${simulator.apiKey}`);
+	const keyHeader = options.gateway === 'waha' ? 'X-Api-Key' : 'apikey';
+	console.log(`API key (header "${keyHeader}"): ${simulator.apiKey}`);
 	console.log(
 		`Instances: ${connected.name} (open, token ${connected.token}), ${SEED.instances.pairing.name} (waiting for QR)`,
 	);
 	console.log(`Control API: ${simulator.url}/__sim (seed data: ${simulator.url}/__sim/seed)`);
-	console.log(
-		`Try: curl -H 'apikey: ${simulator.apiKey}' ${simulator.url}/instance/fetchInstances`,
-	);
+	const tryPath = options.gateway === 'waha' ? '/api/sessions' : '/instance/fetchInstances';
+	console.log(`Try: curl -H '${keyHeader}: ${simulator.apiKey}' ${simulator.url}${tryPath}`);
 
 	let stopping = false;
 	const shutdown = (signal: string) => {

@@ -180,7 +180,7 @@ export function injectDeletion(core: Core, sink: EventSink, input: DeletionInput
 	const snapshot = snapshotOf(core, instance, message);
 	message.revoked = true;
 	recordStatus(message, 'DELETED');
-	core.gatewayEvents.deletion(sink, instance, message);
+	core.gatewayEvents.deletion(sink, instance, message, core.baseUrl);
 	return snapshot;
 }
 

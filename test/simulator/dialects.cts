@@ -13,10 +13,12 @@ import { instanceMessageExtraRoutes } from './routes/instance-message-extras.cts
 import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
 import { fileRoute, sessionAccountRoutes } from './routes/session-account.cts';
 import { sessionMessagingRoutes } from './routes/session-messaging.cts';
+import { wahaRoutes } from './routes/waha.cts';
 import { SEED } from './seed.cts';
 import { isControlPath, specFamilyOf } from './server.cts';
 import type { WireRewrite } from './server.cts';
 import type { Gateway } from './types.cts';
+import { WAHA_EVENTS_OF_HAPPENINGS, wahaDelivery } from './waha-events.cts';
 import { EVOLUTION_V1_DELIVERY, type DeliveryFlavour } from './webhooks.cts';
 
 export interface Dialect {
@@ -26,6 +28,8 @@ export interface Dialect {
 	delivery: DeliveryFlavour;
 	/** How the gateway writes identifiers on the wire, where it differs from the spec's (the simulator's own). */
 	wire?: WireRewrite;
+	/** The header the gateway reads its key from, unless the options name one; `apikey` when not given. */
+	apiKeyHeader?: 'apikey' | 'x-api-key';
 }
 
 /**
@@ -66,9 +70,26 @@ const EVOLUTION_V2: Dialect = {
 	wire: WHATSAPP_JIDS,
 };
 
+/**
+ * WAHA 2026.x: its routes only (key in X-Api-Key), every unknown path answered as NestJS does, its
+ * session webhooks and envelope, WhatsApp's JIDs where NOWEB writes JIDs (`_data`, group members). The media files (`/api/files/...`) are WAHA's own file route too.
+ */
+const WAHA: Dialect = {
+	routes: [...wahaRoutes, fileRoute, ...controlRoutes],
+	familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'session'),
+	events: WAHA_EVENTS_OF_HAPPENINGS,
+	delivery: wahaDelivery(WHATSAPP_JIDS),
+	wire: WHATSAPP_JIDS,
+	apiKeyHeader: 'x-api-key',
+};
+
 /** The seed as Evolution API v2 answers it (WhatsApp's JIDs), for tests that compare its answers. */
 export const EVOLUTION_V2_SEED: typeof SEED = JSON.parse(
 	WHATSAPP_JIDS.outgoing(JSON.stringify(SEED)),
 );
 
-export const DIALECTS: Record<Gateway, Dialect> = { spec: SPEC, 'evolution-v2': EVOLUTION_V2 };
+export const DIALECTS: Record<Gateway, Dialect> = {
+	spec: SPEC,
+	'evolution-v2': EVOLUTION_V2,
+	waha: WAHA,
+};

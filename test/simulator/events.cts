@@ -95,7 +95,8 @@ export function changeConnectionState(
  */
 export interface GatewayEvents {
 	message(sink: EventSink, baseUrl: string, instance: Instance, message: StoredMessage): void;
-	deletion(sink: EventSink, instance: Instance, message: StoredMessage): void;
+	/** `baseUrl` for gateways whose deletion event carries the whole message (WAHA). */
+	deletion(sink: EventSink, instance: Instance, message: StoredMessage, baseUrl?: string): void;
 	connection(sink: EventSink, baseUrl: string, instance: Instance, state: ConnectionState): void;
 	/** Members of a group changed (GROUP_PARTICIPANTS_UPDATE). */
 	participants(
@@ -104,6 +105,8 @@ export interface GatewayEvents {
 		instance: Instance,
 		update: ParticipantsUpdate,
 	): void;
+	/** A message's acknowledgement changed (only WAHA announces it here). */
+	ack?(sink: EventSink, instance: Instance, message: StoredMessage): void;
 	/** A message as the `data` of its upsert delivery (without base64): MessageSnapshot.evolution. */
 	upsertData(instance: Instance, message: StoredMessage, baseUrl: string): Record<string, unknown>;
 }

@@ -10,8 +10,10 @@ import { Core } from './core.cts';
 import { DIALECTS } from './dialects.cts';
 import { DEFAULT_API_KEY } from './seed.cts';
 import { SimulatorServer } from './server.cts';
-import { findMessage, type WebhookConfig } from './state.cts';
+import { ACK_STATUSES, findMessage, recordStatus, type WebhookConfig } from './state.cts';
+import { webhooksOf, type WahaWebhook } from './waha-events.cts';
 import type {
+	AckInput,
 	DeletionInput,
 	FaultRule,
 	InboundMessageInput,
@@ -23,6 +25,7 @@ import type {
 } from './types.cts';
 
 export type {
+	AckInput,
 	DeletionInput,
 	FaultRule,
 	Gateway,
@@ -34,6 +37,9 @@ export type {
 	WebhookDelivery,
 } from './types.cts';
 export type { WebhookConfig } from './state.cts';
+export type { WahaWebhook } from './waha-events.cts';
+export { judgeWaha } from './routes/waha-common.cts';
+export { webhookHmac } from './waha-events.cts';
 export { SEED, DEFAULT_API_KEY } from './seed.cts';
 export { EVOLUTION_V2_SEED } from './dialects.cts';
 export { WEBHOOK_EVENTS } from './webhooks.cts';
@@ -60,6 +66,13 @@ export interface Simulator {
 	findMessage(instance: string, messageId: string): MessageSnapshot | undefined;
 	/** The instance's stored webhook configuration (null when never set). */
 	getWebhook(instance: string): WebhookConfig | null;
+	/** WAHA: the session's `config.webhooks` as last set (a copy; empty when none, and in other modes). */
+	getWebhooks(session: string): WahaWebhook[];
+	/**
+	 * The recipient's device acknowledged one of the account's messages (2 DEVICE, 3 READ, 4 PLAYED):
+	 * the message's ack changes; WAHA announces it with `message.ack`.
+	 */
+	injectAck(input: AckInput): void;
 	getInstanceState(instance: string): InstanceState | undefined;
 	/** Requests to paths containing `pathPart` (and of `method`, when given). */
 	requestsTo(pathPart: string, method?: string): RecordedRequest[];
@@ -75,7 +88,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	const server = new SimulatorServer(
 		core,
 		dialect.routes,
-		options.apiKeyHeader,
+		options.apiKeyHeader ?? dialect.apiKeyHeader,
 		dialect.familyOf,
 		dialect.wire,
 	);
@@ -117,6 +130,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		getWebhook: (instance) => {
 			const config = core.instance(instance)?.webhook;
 			return config ? { ...config, events: [...config.events] } : null;
+		},
+		getWebhooks: (session) => {
+			const instance = core.instance(session);
+			return instance ? structuredClone(webhooksOf(instance)) : [];
+		},
+		injectAck: ({ instance: name, messageId, ack }) => {
+			const instance = core.instance(name);
+			const message = instance && findMessage(instance, messageId);
+			if (!instance || !message) throw new Error(`No message ${messageId} in ${name}`);
+			if (!(ack in ACK_STATUSES)) throw new Error(`ack must be one of -1, 0, 1, 2, 3, 4`);
+			message.ack = ack;
+			recordStatus(message, ACK_STATUSES[ack]);
+			core.gatewayEvents.ack?.(core.webhooks, instance, message);
 		},
 		getInstanceState: (instance) => core.instance(instance)?.state,
 		requestsTo: (pathPart, method) =>

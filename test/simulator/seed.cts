@@ -141,7 +141,8 @@ function avatar(colour: Rgb): StoredFile {
 	return fileFromBuffer('image/png', avatarPng(colour));
 }
 
-function emptyInstance(
+/** An instance with no contacts, groups or messages (also what WAHA's POST /api/sessions makes). */
+export function emptyInstance(
 	fields: Pick<Instance, 'name' | 'instanceId' | 'token' | 'state' | 'ownerNumber' | 'profileName'>,
 ): Instance {
 	return {

@@ -2,9 +2,10 @@
 
 /**
  * Which gateway the simulator plays: `spec` (the spec's merge of WAHA `/api/...` and Evolution v1
- * instance routes) or `evolution-v2` (Evolution API 2.3.6's routes, bodies and deliveries only).
+ * instance routes), `evolution-v2` (Evolution API 2.3.6's routes, bodies and deliveries only) or
+ * `waha` (WAHA 2026.x's routes, bodies and webhooks only).
  */
-export type Gateway = 'spec' | 'evolution-v2';
+export type Gateway = 'spec' | 'evolution-v2' | 'waha';
 
 export interface SimulatorOptions {
 	/** 0 (the default) picks a free port. */
@@ -14,8 +15,8 @@ export interface SimulatorOptions {
 	/** The global API key; defaults to SEED.defaultApiKey. */
 	apiKey?: string;
 	/**
-	 * The header the key is read from: `apikey` (the spec's, the default) or `x-api-key` (WAHA's).
-	 * A key in the other header counts as no key, as on the real products.
+	 * The header the key is read from: `apikey` (the spec's, the default) or `x-api-key` (WAHA's,
+	 * the default of the `waha` gateway). A key in the other header counts as no key, as on the real products.
 	 */
 	apiKeyHeader?: 'apikey' | 'x-api-key';
 	/** The gateway it plays; defaults to `spec`. Seed data and the control API are the same for every gateway. */
@@ -45,6 +46,8 @@ export interface WebhookDelivery {
 	event: string;
 	/** The JSON envelope: free-form, so tests can index into it. */
 	body: any;
+	/** The headers posted with it (Content-Length aside), as the gateway names them. */
+	headers?: Record<string, string>;
 	status?: number;
 	error?: string;
 	/** The receiver's response body (first 4 KB), for debugging. */
@@ -97,6 +100,14 @@ export interface InboundMessageInput {
 	id?: string;
 	/** Seconds; defaults to now. */
 	timestamp?: number;
+}
+
+export interface AckInput {
+	instance: string;
+	/** Full or short id of a message. */
+	messageId: string;
+	/** WAHA's ack levels: -1 ERROR, 0 PENDING, 1 SERVER, 2 DEVICE, 3 READ, 4 PLAYED. */
+	ack: number;
 }
 
 export interface DeletionInput {

@@ -42,9 +42,47 @@ const V2_EVENT_PAYLOAD_NAMES = {
 	STATUS_INSTANCE: 'status.instance',
 } as const;
 
-export type WebhookEvent = keyof typeof EVENT_PAYLOAD_NAMES | keyof typeof V2_EVENT_PAYLOAD_NAMES;
+/** WAHA's event names (its WAHAEvents enum, 2026.7.1), written the same in subscriptions and envelopes. */
+export const WAHA_EVENTS = [
+	'session.status',
+	'message',
+	'message.reaction',
+	'message.any',
+	'message.ack',
+	'message.ack.group',
+	'message.waiting',
+	'message.revoked',
+	'message.edited',
+	'state.change',
+	'group.join',
+	'group.leave',
+	'group.v2.join',
+	'group.v2.leave',
+	'group.v2.update',
+	'group.v2.participants',
+	'presence.update',
+	'poll.vote',
+	'poll.vote.failed',
+	'chat.archive',
+	'call.received',
+	'call.accepted',
+	'call.rejected',
+	'label.upsert',
+	'label.deleted',
+	'label.chat.added',
+	'label.chat.deleted',
+	'event.response',
+	'event.response.failed',
+	'engine.event',
+] as const;
 
-const PAYLOAD_NAMES: Record<WebhookEvent, string> = {
+export type WahaEvent = (typeof WAHA_EVENTS)[number];
+
+type EvolutionEvent = keyof typeof EVENT_PAYLOAD_NAMES | keyof typeof V2_EVENT_PAYLOAD_NAMES;
+
+export type WebhookEvent = EvolutionEvent | WahaEvent;
+
+const PAYLOAD_NAMES: Record<EvolutionEvent, string> = {
 	...EVENT_PAYLOAD_NAMES,
 	...V2_EVENT_PAYLOAD_NAMES,
 };
@@ -79,12 +117,25 @@ export function isWebhookUrl(value: unknown): value is string {
 	}
 }
 
+/** One POST a gateway makes for an event: where, the exact body text, and its own headers. */
+export interface PreparedDelivery {
+	url: string;
+	event: string;
+	payload: string;
+	headers: Record<string, string>;
+}
+
 /** How a gateway posts its deliveries: which configured URLs it posts to, and with which extra headers. */
 export interface DeliveryFlavour {
 	postsTo(url: string): boolean;
 	headers(config: WebhookConfig): Record<string, string>;
 	/** How the gateway writes identifiers in what it posts (see dialects.cts). */
 	wire?: { outgoing(json: string): string };
+	/**
+	 * A gateway with its own webhook model (WAHA: several webhooks per session, its envelope and
+	 * signed headers) prepares its POSTs itself; the Evolution envelope is then not used.
+	 */
+	prepare?(instance: Instance, event: WebhookEvent, data: unknown): PreparedDelivery[];
 }
 
 /** Evolution v1: URLs that passed its isURL check, no headers of the user's. */
@@ -117,12 +168,18 @@ export class WebhookDispatcher implements EventSink {
 	) {}
 
 	emit(instance: Instance, event: WebhookEvent, data: unknown): void {
+		if (this.flavour.prepare) {
+			for (const delivery of this.flavour.prepare(instance, event, data))
+				this.post(delivery.url, delivery.event, delivery.payload, delivery.headers);
+			return;
+		}
 		const config = instance.webhook;
 		if (!config?.enabled || !this.flavour.postsTo(config.url) || !config.events.includes(event))
 			return;
+		const payloadName = PAYLOAD_NAMES[event as EvolutionEvent];
 		const url = config.webhook_by_events ? `${config.url}/${kebabEvent(event)}` : config.url;
 		const body: Record<string, unknown> = {
-			event: PAYLOAD_NAMES[event],
+			event: payloadName,
 			instance: instance.name,
 			data,
 			destination: config.url,
@@ -134,21 +191,26 @@ export class WebhookDispatcher implements EventSink {
 		const headers = this.flavour.headers(config);
 		const json = JSON.stringify(body);
 		const posted = this.flavour.wire ? this.flavour.wire.outgoing(json) : json;
-		this.post(url, PAYLOAD_NAMES[event], JSON.parse(posted), headers);
+		this.post(url, payloadName, posted, headers);
 	}
 
-	/** One attempt, no retries, no signature: the outcome is only logged. */
+	/** One attempt, no retries: the outcome is logged with the body and the headers sent. */
 	private post(
 		url: string,
 		event: string,
-		body: Record<string, unknown>,
+		payload: string,
 		extraHeaders: Record<string, string>,
 	): void {
 		const generation = this.generation;
-		const payload = JSON.stringify(body);
+		const body = JSON.parse(payload);
+		const headers: Record<string, string> = {
+			'Content-Type': 'application/json',
+			Accept: 'application/json, text/plain, */*',
+			...extraHeaders,
+		};
 		const finish = (outcome: Partial<WebhookDelivery>) => {
 			if (generation !== this.generation) return;
-			this.record({ url, event, body, ...outcome, at: Date.now() });
+			this.record({ url, event, body, headers, ...outcome, at: Date.now() });
 		};
 		let target: URL;
 		try {
@@ -164,12 +226,7 @@ export class WebhookDispatcher implements EventSink {
 				target,
 				{
 					method: 'POST',
-					headers: {
-						'Content-Type': 'application/json',
-						'Content-Length': Buffer.byteLength(payload),
-						Accept: 'application/json, text/plain, */*',
-						...extraHeaders,
-					},
+					headers: { ...headers, 'Content-Length': Buffer.byteLength(payload) },
 					timeout: DELIVERY_TIMEOUT_MS,
 				},
 				(response) => this.collect(request, response, finish),
