@@ -31,7 +31,7 @@ export interface RunGatewayOptions {
 	 */
 	allowPrivateFileHosts?: boolean;
 	/** The credential's Gateway (default: unset, which means the Messaging Gateway API). */
-	gateway?: 'messagingGatewayApi' | 'evolutionV2';
+	gateway?: 'messagingGatewayApi' | 'evolutionV2' | 'waha';
 }
 
 export async function runGateway(

@@ -5,10 +5,10 @@
  * in the files beside this one.
  */
 import type { GatewayOperations } from '../index';
-import { wahaMessageOperations } from './messages';
+import { wahaMessageOperations, wahaMessagesNotOffered } from './messages';
 import { wahaAccountOperations } from './account';
 
 export const wahaOperations: GatewayOperations = {
 	offered: { ...wahaMessageOperations, ...wahaAccountOperations.offered },
-	notOffered: { ...wahaAccountOperations.notOffered },
+	notOffered: { ...wahaMessagesNotOffered, ...wahaAccountOperations.notOffered },
 };
