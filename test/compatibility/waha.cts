@@ -12,7 +12,10 @@
  * - a field declared only by an initializer (`multipleAnswers = false;` in WAHA's
  *   src/structures/chatting.dto.ts) is typed `object` with that default: it gets the default's type;
  * - `required: true` on a property's own schema (swagger 2 style, e.g. MessagePollVoteRequest.votes)
- *   is not JSON Schema's list of required properties: it is dropped.
+ *   is not JSON Schema's list of required properties: it is dropped;
+ * - a list of a TypeScript string union validated with `@IsEnum(…, {each: true})` (WebhookConfig.events,
+ *   WAHA's event names, the only such list) has bare `{type: object}` items, nothing declared: its
+ *   items are texts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -75,6 +78,10 @@ export function adaptSchema(schema: unknown): unknown {
 	}
 	if (result.type === 'object' && 'default' in result && jsonType(result.default) !== 'object') {
 		result.type = jsonType(result.default);
+	}
+	const items = result.items as Schema | undefined;
+	if (result.type === 'array' && items?.type === 'object' && Object.keys(items).length === 1) {
+		result.items = { type: 'string' };
 	}
 	return (schema as Schema).nullable === true ? { anyOf: [result, { type: 'null' }] } : result;
 }

@@ -84,6 +84,11 @@ export interface GatewayRequestOptions {
 	 * GET, false for every other method; reads sent with POST (searches, lookups) say `read: true`.
 	 */
 	read?: boolean;
+	/**
+	 * The route answers a bare text when it has one to give (NestJS sends a string result as it
+	 * is, not as JSON, e.g. WAHA's group invite code): an answer that is no JSON is that text.
+	 */
+	plainText?: boolean;
 }
 
 interface ResolvedGateway {
@@ -669,7 +674,7 @@ export async function gatewayApiRequest<T = unknown>(
 	path: string,
 	options: GatewayRequestOptions = {},
 ): Promise<T> {
-	const { body, qs, itemIndex, timeoutMs = REQUEST_LIMITS.deadlineMs, read } = options;
+	const { body, qs, itemIndex, timeoutMs = REQUEST_LIMITS.deadlineMs, read, plainText } = options;
 	const gateway = await resolveGateway.call(this, itemIndex);
 	const plan: FetchPlan = {
 		method,
@@ -689,6 +694,7 @@ export async function gatewayApiRequest<T = unknown>(
 	try {
 		parsed = JSON.parse(text);
 	} catch {
+		if (plainText) return text as T;
 		const shown = redactSecret(extractGatewayMessage(text, answer.statusCode), gateway.secrets);
 		throw gatewayError.call(this, text, answer.statusCode, gateway, itemIndex, {
 			words: `the answer is not JSON (${shown})`,
