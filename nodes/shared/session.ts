@@ -11,8 +11,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { matchesFilter } from './lists';
-import { gatewayApiRequest } from './transport';
-import { describeValue, isBlank, isObject } from './values';
+import { gatewayApiRequest, selectedGateway } from './transport';
+import { asObject, describeValue, isBlank, isObject } from './values';
 import { itemParameter } from './parameters';
 
 /** A session name as it goes into a path, or why it cannot. */
@@ -126,14 +126,16 @@ export function fetchedInstance(entry: unknown): IDataObject | undefined {
 }
 
 function sessionLabel(instance: IDataObject, name: string): string {
-	const details = [instance.status ?? instance.connectionStatus, instance.profileName].filter(
+	// WAHA names the account in `me.pushName`, Evolution API in `profileName`.
+	const profileName = instance.profileName ?? asObject(instance.me)?.pushName;
+	const details = [instance.status ?? instance.connectionStatus, profileName].filter(
 		(detail) => typeof detail === 'string' && detail !== '',
 	);
 	return details.length > 0 ? `${name} (${details.join(', ')})` : name;
 }
 
 /**
- * The gateway's sessions (GET /instance/fetchInstances, the call the credential test makes), for
+ * The gateway's sessions (GET /instance/fetchInstances, WAHA's GET /api/sessions), for
  * the Session picker. A gateway that cannot list them gets one entry that says so and what to do,
  * instead of an error or an empty list that looks like "no sessions".
  */
@@ -143,7 +145,11 @@ export async function searchSessions(
 ): Promise<INodeListSearchResult> {
 	let answer: unknown;
 	try {
-		answer = await gatewayApiRequest.call(this, 'GET', '/instance/fetchInstances');
+		// WAHA lists its sessions (`{name, status, me}`) at /api/sessions, stopped ones with `all`.
+		answer =
+			(await selectedGateway.call(this)) === 'waha'
+				? await gatewayApiRequest.call(this, 'GET', '/api/sessions', { qs: { all: true } })
+				: await gatewayApiRequest.call(this, 'GET', '/instance/fetchInstances');
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : 'unknown error';
 		return { results: [cannotList(reason)] };

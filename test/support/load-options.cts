@@ -35,7 +35,7 @@ export interface ListSearchOptions {
 	/** The credential's API Key Header (default: unset, which means apikey). */
 	keyHeader?: 'apikey' | 'X-Api-Key';
 	/** The credential's Gateway (default: unset, which means the Messaging Gateway API). */
-	gateway?: 'messagingGatewayApi' | 'evolutionV2';
+	gateway?: 'messagingGatewayApi' | 'evolutionV2' | 'waha';
 }
 
 let loadCounter = 0;

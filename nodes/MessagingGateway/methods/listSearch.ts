@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { GatewayLists, GatewayName } from '../../shared/gateways';
 import { evolutionV2Lists } from '../../shared/gateways/evolution-v2/lists';
+import { wahaLists } from '../../shared/gateways/waha/lists';
 import { listItem, matchesFilter } from '../../shared/lists';
 import { checkSessionName, currentSessionValue } from '../../shared/session';
 import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
@@ -100,8 +101,7 @@ const MESSAGING_GATEWAY_API_LISTS: GatewayLists = {
 const LISTS: Record<GatewayName, GatewayLists> = {
 	messagingGatewayApi: MESSAGING_GATEWAY_API_LISTS,
 	evolutionV2: evolutionV2Lists,
-	// WAHA has the session-family routes these lists read (its own contact list: to do, issue 23).
-	waha: MESSAGING_GATEWAY_API_LISTS,
+	waha: wahaLists,
 };
 
 /** A picker's list as the credential's gateway gives it, for the Session the editor shows. */
