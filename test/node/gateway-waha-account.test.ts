@@ -7,8 +7,11 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { checkWaha } from '../compatibility/waha.cts';
+import { SEED } from '../simulator/index.cts';
 import { avatarPng } from '../simulator/png.cts';
-import { binaryItem, byId, outputJson } from '../support/gateway-node.cts';
+import { useSimulator } from '../simulator/testing.cts';
+import { binaryItem, byId, outputJson, runGateway } from '../support/gateway-node.cts';
 import { WAHA_KEY, useScriptedWaha, wahaRequestOf } from '../support/scripted-waha.cts';
 import type { ScriptedResponse } from '../support/scripted-server.cts';
 
@@ -1150,5 +1153,157 @@ describe("WAHA: answers that are not what the operation expects fail with WAHA's
 		expect(result.error?.description).toContain(
 			`The invite was not sent to ${BRUNO}@c.us; it was sent to ${ALICE}@c.us.`,
 		);
+	});
+});
+
+describe('on the WAHA simulator: real answers read into the outputs', () => {
+	const sim = useSimulator({ gateway: 'waha' });
+	const CONNECTED = SEED.instances.connected.name;
+	const PAIRING = SEED.instances.pairing.name;
+	const { alice, carla } = SEED.contacts;
+	const { hikers } = SEED.groups;
+
+	async function onSim(parameters: INodeParameters, session = CONNECTED) {
+		const result = await runGateway(sim, { session, ...parameters }, { gateway: 'waha' });
+		expect(result.error?.message).toBeUndefined();
+		// Every request is WAHA's (its OpenAPI accepts it) and carried the key where WAHA reads it.
+		expect(sim.requests.length).toBeGreaterThan(0);
+		expect(sim.requests.map((request) => checkWaha(request).outcome)).toEqual(
+			sim.requests.map(() => 'accepted'),
+		);
+		expect(sim.requests.map((request) => request.auth)).toEqual(sim.requests.map(() => 'valid'));
+		return result;
+	}
+
+	it('Check Number: a number on WhatsApp has its chat ID, one that is not has none', async () => {
+		const result = await onSim({
+			resource: 'contact',
+			operation: 'checkNumber',
+			numbers: `${alice.number}, ${SEED.unregisteredNumber}`,
+		});
+
+		expect(outputJson(result)).toEqual([
+			{ exists: true, jid: alice.chatId, number: alice.number },
+			{ exists: false, jid: null, number: SEED.unregisteredNumber },
+		]);
+	});
+
+	it('Contact → Get and Get Many: the contacts the session keeps', async () => {
+		const got = await onSim({ resource: 'contact', operation: 'get', contact: byId(alice.number) });
+		sim.clearLogs();
+		const many = await onSim({ resource: 'contact', operation: 'getMany', returnAll: true });
+
+		expect(outputJson(got)).toEqual([
+			expect.objectContaining({ jid: alice.chatId, name: alice.name, id: alice.chatId }),
+		]);
+		expect(outputJson(many).map((contact) => contact.jid)).toEqual(
+			expect.arrayContaining([alice.chatId, carla.chatId]),
+		);
+	});
+
+	it("Group → Get Participants: the hikers' members with their roles", async () => {
+		const result = await onSim({
+			resource: 'group',
+			operation: 'getParticipants',
+			groupId: byId(hikers.id),
+		});
+
+		expect(outputJson(result)).toContainEqual(
+			expect.objectContaining({
+				id: alice.chatId,
+				role: 'admin',
+				admin: 'admin',
+				groupId: hikers.id,
+			}),
+		);
+		expect(outputJson(result)).toContainEqual(
+			expect.objectContaining({ id: carla.chatId, admin: null }),
+		);
+	});
+
+	it('Group → Create, then Get Many finds it by name and Send Invite sends its link', async () => {
+		const created = await onSim({
+			resource: 'group',
+			operation: 'create',
+			subject: 'Night Riders',
+			participants: alice.number,
+			// The simulator has no PUT …/groups/{id}/description yet: the scripted cases check it.
+			options: { promoteParticipants: true },
+		});
+		const groupId = String(outputJson(created)[0].id);
+		sim.clearLogs();
+		const found = await onSim({
+			resource: 'group',
+			operation: 'getMany',
+			returnAll: true,
+			filters: { subject: 'night' },
+		});
+		sim.clearLogs();
+		const invited = await onSim({
+			resource: 'group',
+			operation: 'sendInvite',
+			groupId: byId(groupId),
+			numbers: alice.number,
+			description: 'Ride with us',
+		});
+
+		expect(groupId).toMatch(/@g\.us$/);
+		expect(outputJson(found).map((group) => [group.id, group.subject])).toEqual([
+			[groupId, 'Night Riders'],
+		]);
+		expect(outputJson(invited)[0]).toMatchObject({
+			send: true,
+			inviteUrl: expect.stringMatching(/^https:\/\/chat\.whatsapp\.com\/[\w-]+$/),
+		});
+	});
+
+	it('Session → Get Many and Get Connection State: WAHA statuses as states', async () => {
+		const many = await onSim({ resource: 'session', operation: 'getMany' });
+		sim.clearLogs();
+		const pairing = await onSim({ resource: 'session', operation: 'getConnectionState' }, PAIRING);
+
+		expect(outputJson(many)).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ session: CONNECTED, state: 'open', status: 'WORKING' }),
+				expect.objectContaining({ session: PAIRING, state: 'connecting' }),
+			]),
+		);
+		expect(outputJson(pairing)[0]).toMatchObject({ session: PAIRING, state: 'connecting' });
+	});
+
+	it('Session → Connect on a session waiting for a scan: the QR code as a PNG', async () => {
+		const result = await onSim({ resource: 'session', operation: 'connect' }, PAIRING);
+
+		const [item] = result.outputs[0];
+		expect(item.json).toMatchObject({ session: PAIRING, state: 'connecting', qrCode: true });
+		const png = Buffer.from(item.binary!.data.data, 'base64');
+		expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+	});
+
+	it('Webhook → Set adds beside the webhooks there; Get lists them all; Set off removes only it', async () => {
+		const before = sim.getWebhooks(CONNECTED).length;
+		await onSim({
+			resource: 'webhook',
+			operation: 'set',
+			url: 'https://example.com/hooks/n8n',
+			events: ['MESSAGES_UPSERT'],
+		});
+		sim.clearLogs();
+		const got = await onSim({ resource: 'webhook', operation: 'get' });
+		sim.clearLogs();
+		await onSim({
+			resource: 'webhook',
+			operation: 'set',
+			url: 'https://example.com/hooks/n8n',
+			enabled: false,
+		});
+
+		expect(outputJson(got)).toHaveLength(before + 1);
+		expect(outputJson(got)[before]).toMatchObject({
+			url: 'https://example.com/hooks/n8n',
+			events: ['message.any', 'message.reaction'],
+			enabled: true,
+		});
+		expect(sim.getWebhooks(CONNECTED)).toHaveLength(before);
 	});
 });

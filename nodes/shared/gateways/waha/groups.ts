@@ -272,11 +272,11 @@ async function updateParticipants(
 	}));
 }
 
-/** An invite code (or WAHA's whole link) as the link to send. */
+/** An invite code (letters, digits, `_` and `-`), or WAHA's whole link, as the link to send. */
 function inviteUrlOf(answer: unknown): string | undefined {
 	const text = typeof answer === 'string' ? answer.trim() : '';
-	if (/^https:\/\/chat\.whatsapp\.com\/[A-Za-z0-9]+$/.test(text)) return text;
-	return /^[A-Za-z0-9]{6,}$/.test(text) ? `https://chat.whatsapp.com/${text}` : undefined;
+	if (/^https:\/\/chat\.whatsapp\.com\/[\w-]+$/.test(text)) return text;
+	return /^[\w-]{6,}$/.test(text) ? `https://chat.whatsapp.com/${text}` : undefined;
 }
 
 /**
