@@ -42,13 +42,33 @@ export async function executeWorkflow(
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	const output: Buffer[] = [];
-	child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+	const stdoutOnly: Buffer[] = [];
+	// Once the whole run has been printed (n8n has stored it by then), the process gets a grace
+	// period to exit: a busy machine has seen `n8n execute` linger for minutes after its run.
+	let printed: IRun | undefined;
+	let grace: NodeJS.Timeout | undefined;
+	child.stdout.on('data', (chunk: Buffer) => {
+		output.push(chunk);
+		stdoutOnly.push(chunk);
+		if (printed || !chunk.toString('utf8').includes('\n}')) return;
+		try {
+			printed = extractRun(Buffer.concat(stdoutOnly).toString('utf8'));
+		} catch {
+			return;
+		}
+		grace = setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS);
+	});
 	child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
 	const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
 	const exitCode = await new Promise<number | null>((resolve) => child.on('exit', resolve));
 	clearTimeout(timer);
+	clearTimeout(grace);
 	const stdout = Buffer.concat(output).toString('utf8');
+	if (printed) return printed;
 	if (exitCode === null)
 		throw new Error(`n8n execute did not finish within ${timeoutMs} ms:\n${stdout.slice(-2000)}`);
 	return extractRun(stdout);
 }
+
+/** How long `n8n execute` may take to exit once it has printed its run. */
+const EXIT_GRACE_MS = 10_000;
