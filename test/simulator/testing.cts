@@ -34,15 +34,16 @@ function startedInBeforeAll<T extends object>(what: string, current: () => T | u
 
 /**
  * An axios client for the simulator that never throws on HTTP status. `apiKey: null` sends no
- * apikey header at all.
+ * key header at all; `keyHeader` is the header the key goes in (WAHA's is X-Api-Key).
  */
 export function gatewayClient(
 	simulator: { url: string; apiKey: string },
 	apiKey: string | null = simulator.apiKey,
+	keyHeader = 'apikey',
 ): AxiosInstance {
 	return axios.create({
 		baseURL: simulator.url,
-		headers: apiKey === null ? {} : { apikey: apiKey },
+		headers: apiKey === null ? {} : { [keyHeader]: apiKey },
 		validateStatus: () => true,
 	});
 }
@@ -67,6 +68,8 @@ export interface ReceivedWebhook {
 	path: string;
 	headers: http.IncomingHttpHeaders;
 	body: unknown;
+	/** The body exactly as received (what a signature is computed over). */
+	rawBody: string;
 }
 
 export interface WebhookReceiver {
@@ -98,6 +101,7 @@ export function startWebhookReceiver(basePath = '/hooks'): Promise<WebhookReceiv
 				path: request.url ?? '',
 				headers: request.headers,
 				body,
+				rawBody: text,
 			});
 			response.writeHead(status, { 'Content-Type': 'application/json' });
 			response.end(JSON.stringify({ received: true }));

@@ -253,6 +253,28 @@ const groupRoutes: Route[] = [
 	wahaRoute('POST', `${GROUP}/participants/remove`, changeParticipants('remove'), WORKING_PATH),
 	wahaRoute('POST', `${GROUP}/admin/promote`, changeParticipants('promote'), WORKING_PATH),
 	wahaRoute('POST', `${GROUP}/admin/demote`, changeParticipants('demote'), WORKING_PATH),
+	// NOWEB's groupUpdateDescription / groupUpdateSubject answer nothing: 200 with an empty body.
+	wahaRoute(
+		'PUT',
+		`${GROUP}/description`,
+		(context, request, instance) => {
+			groupOf(context, instance).desc = String(request.body.description ?? '');
+			return { status: 200 };
+		},
+		WORKING_PATH,
+	),
+	wahaRoute(
+		'PUT',
+		`${GROUP}/subject`,
+		(context, request, instance) => {
+			const group = groupOf(context, instance);
+			group.subject = String(request.body.subject ?? '');
+			group.subjectOwner = instance.ownerNumber;
+			group.subjectTime = Math.floor(Date.now() / 1000);
+			return { status: 200 };
+		},
+		WORKING_PATH,
+	),
 	wahaRoute(
 		'POST',
 		`${GROUP}/leave`,

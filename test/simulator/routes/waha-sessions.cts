@@ -132,15 +132,18 @@ function restartSession(context: RequestContext) {
 
 /**
  * The QR code of a session waiting for one: `format=raw` gives its value; `format=image` (the
- * default) a PNG, or `{mimetype, data}` when the client accepts JSON (BufferResponseInterceptor).
+ * default) a PNG, or `{mimetype, data}` when the client asks for JSON alone (`Accept:
+ * application/json`, BufferResponseInterceptor); axios' default Accept list gets the PNG.
  */
 function getQr(context: RequestContext, request: WahaRequest, instance: Instance) {
 	const session = wahaSession(instance);
 	session.qr ??= newQrPayload();
 	if (request.query.format === 'raw') return { status: 200, body: { value: session.qr } };
 	const png = qrCodePng(session.qr);
-	const accept = String(context.headers.accept ?? '');
-	if (accept.includes('application/json'))
+	const accept = String(context.headers.accept ?? '')
+		.trim()
+		.toLowerCase();
+	if (accept === 'application/json')
 		return { status: 200, body: { mimetype: 'image/png', data: png.toString('base64') } };
 	return { status: 200, raw: png, contentType: 'image/png' };
 }
