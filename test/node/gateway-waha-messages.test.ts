@@ -8,7 +8,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { checkWaha } from '../compatibility/waha.cts';
 import { SEED } from '../simulator/index.cts';
-import { binaryItem, byId } from '../support/gateway-node.cts';
+import { useSimulator } from '../simulator/testing.cts';
+import { binaryItem, byId, runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 import { useScriptedWaha, WAHA_KEY } from '../support/scripted-waha.cts';
 
@@ -957,5 +958,147 @@ describe('no secret in errors', () => {
 		expect(result.status).toBe('error');
 		expect(JSON.stringify(result.error)).not.toContain(WAHA_KEY);
 		expect(result.error?.httpCode).toBe('401');
+	});
+});
+
+describe('on the WAHA simulator: real answers read into the outputs', () => {
+	const sim = useSimulator({ gateway: 'waha' });
+	const SIM_SESSION = SEED.instances.connected.name;
+	const { aliceText, aliceImage } = SEED.messages;
+
+	async function onSim(parameters: INodeParameters, options: RunGatewayOptions = {}) {
+		return await runGateway(
+			sim,
+			{ resource: 'message', session: SIM_SESSION, ...parameters },
+			{ gateway: 'waha', ...options },
+		);
+	}
+
+	/**
+	 * Every request the simulator received had the key, and each to WAHA's API (not its files, which
+	 * its OpenAPI leaves out) exists in its OpenAPI and is valid for it.
+	 */
+	function expectAllAccepted(): void {
+		const api = sim.requests.filter((request) => !request.path.startsWith('/api/files/'));
+		expect(api.length).toBeGreaterThan(0);
+		expect(api.map((request) => checkWaha(request).outcome)).toEqual(api.map(() => 'accepted'));
+		expect(sim.requests.map((request) => request.auth)).toEqual(sim.requests.map(() => 'valid'));
+	}
+
+	/** A file the simulator serves, fetched as WAHA serves it (the key in X-Api-Key). */
+	async function servedFile(path: string): Promise<Buffer> {
+		const response = await fetch(`${sim.url}${path}`, { headers: { 'X-Api-Key': sim.apiKey } });
+		expect(response.status).toBe(200);
+		return Buffer.from(await response.arrayBuffer());
+	}
+
+	it('Send Text, then Get, React, Edit and Delete by the message ID it output', async () => {
+		const sentText = await onSim({
+			operation: 'sendText',
+			chatId: byId(SEED.contacts.alice.number),
+			text: 'Your order is ready',
+		});
+		const messageId = String(sentText.outputs[0][0].json.messageId);
+		expect(messageId).toMatch(new RegExp(`^true_${SEED.contacts.alice.chatId}_\\w+$`));
+
+		const got = await onSim({ operation: 'get', messageId, downloadMedia: false });
+		const reacted = await onSim({ operation: 'react', messageId, reaction: '👍' });
+		const edited = await onSim({ operation: 'edit', messageId, text: 'Ready at 6pm' });
+		const gotEdited = await onSim({ operation: 'get', messageId, downloadMedia: false });
+		const deleted = await onSim({ operation: 'deleteForEveryone', messageId });
+
+		expect(got.outputs[0][0].json).toMatchObject({
+			id: messageId,
+			fromMe: true,
+			body: 'Your order is ready',
+		});
+		expect(reacted.outputs[0][0].json).toMatchObject({ messageId, reaction: '👍' });
+		expect(edited.outputs[0][0].json).toMatchObject({ messageId, body: 'Ready at 6pm' });
+		expect(gotEdited.outputs[0][0].json).toMatchObject({ id: messageId, body: 'Ready at 6pm' });
+		expect(deleted.outputs[0][0].json).toMatchObject({ deleted: messageId });
+		expectAllAccepted();
+	});
+
+	it('Send Media from a binary field, then Get puts the same bytes in binary', async () => {
+		const bytes = Buffer.from(PNG_BASE64, 'base64');
+		const sentImage = await onSim(
+			{ operation: 'sendMedia', chatId: byId(SEED.contacts.alice.number), caption: 'Trail' },
+			{ items: image() },
+		);
+		const messageId = String(sentImage.outputs[0][0].json.messageId);
+
+		const got = await onSim({ operation: 'get', messageId, binaryPropertyName: 'photo' });
+
+		expect(got.error?.message).toBeUndefined();
+		expect(got.outputs[0][0].json).toMatchObject({ id: messageId, hasMedia: true });
+		const binary = got.outputs[0][0].binary?.photo;
+		expect(Buffer.from(String(binary?.data), 'base64')).toEqual(bytes);
+		expectAllAccepted();
+	});
+
+	it('Download Media of a received image: the bytes the simulator serves, by its media URL', async () => {
+		const result = await onSim({ operation: 'downloadMedia', messageId: aliceImage.id });
+
+		expect(result.error?.message).toBeUndefined();
+		const fileRequest = sim.requests[1];
+		expect(fileRequest.path).toMatch(new RegExp(`^/api/files/${SIM_SESSION}/`));
+		expectAllAccepted();
+		const served = await servedFile(fileRequest.path);
+		const [item] = result.outputs[0];
+		expect(item.json).toMatchObject({ messageId: aliceImage.id, fileLength: served.length });
+		expect(Buffer.from(String(item.binary?.data?.data), 'base64')).toEqual(served);
+	});
+
+	it('Mark as Read of a received message: the chat is read (its ack READ in Get)', async () => {
+		const result = await onSim({ operation: 'markAsRead', messageIds: aliceText.id });
+		const got = await onSim({ operation: 'get', messageId: aliceText.id, downloadMedia: false });
+
+		expect(result.outputs[0][0].json).toEqual({ messageIds: [aliceText.id], answers: [{}] });
+		expect(got.outputs[0][0].json).toMatchObject({ id: aliceText.id, ack: 3, ackName: 'READ' });
+		expectAllAccepted();
+	});
+
+	it('Send Poll, Send List and Send Location each output the ID of the message WAHA stored', async () => {
+		const alice = byId(SEED.contacts.alice.number);
+		const runs = [
+			await onSim({
+				operation: 'sendPoll',
+				chatId: alice,
+				question: 'Q?',
+				pollOptions: ['A', 'B'],
+			}),
+			await onSim({
+				operation: 'sendList',
+				chatId: alice,
+				title: 'Menu',
+				description: 'Pick',
+				buttonText: 'Open',
+				rows: { row: [{ title: 'One' }] },
+			}),
+			await onSim({
+				operation: 'sendLocation',
+				chatId: alice,
+				latitude: 1,
+				longitude: 2,
+				name: 'Here',
+			}),
+		];
+
+		for (const run of runs) {
+			const messageId = String(run.outputs[0][0].json.messageId);
+			const got = await onSim({ operation: 'get', messageId, downloadMedia: false });
+			expect(got.outputs[0][0].json).toMatchObject({ id: messageId, fromMe: true });
+		}
+		expectAllAccepted();
+	});
+
+	it('a message WAHA does not have: its 404 with its words', async () => {
+		const missing = `false_${SEED.contacts.alice.chatId}_3EB0000000000000DEAD`;
+
+		const result = await onSim({ operation: 'get', messageId: missing, downloadMedia: false });
+
+		expect(result.status).toBe('error');
+		expect(result.error?.httpCode).toBe('404');
+		expect(result.error?.message).toMatch(/Message not found/);
 	});
 });

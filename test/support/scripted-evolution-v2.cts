@@ -10,7 +10,7 @@ import type { Verdict } from '../compatibility/verdicts.cts';
 import { runGateway } from './gateway-node.cts';
 import type { RunGatewayOptions } from './gateway-node.cts';
 import type { RunNodeResult } from './n8n-harness.cts';
-import { startScriptedServer } from './scripted-server.cts';
+import { useScriptedServer } from './scripted-server.cts';
 import type { ScriptedServer } from './scripted-server.cts';
 
 /** The gateway's global key (a test value). */
@@ -42,20 +42,7 @@ export interface ScriptedEvolutionV2 {
 }
 
 export function useScriptedEvolutionV2(session: string): ScriptedEvolutionV2 {
-	let server: ScriptedServer | undefined;
-	beforeAll(async () => {
-		server = await startScriptedServer();
-	});
-	afterAll(async () => {
-		await server?.stop();
-	});
-	beforeEach(() => {
-		if (server) server.requests.length = 0;
-	});
-	const started = () => {
-		if (!server) throw new Error('The scripted gateway starts in beforeAll');
-		return server;
-	};
+	const started = useScriptedServer();
 	const bodyOf = (text: string): unknown => JSON.parse(text || 'null') ?? undefined;
 	return {
 		get server() {

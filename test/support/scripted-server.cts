@@ -133,3 +133,24 @@ export async function unusedLocalUrl(): Promise<string> {
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return `http://127.0.0.1:${port}`;
 }
+
+/**
+ * A scripted server for a test file: started in beforeAll, stopped in afterAll, its log of
+ * requests cleared before each test; the getter fails when called before it started.
+ */
+export function useScriptedServer(): () => ScriptedServer {
+	let server: ScriptedServer | undefined;
+	beforeAll(async () => {
+		server = await startScriptedServer();
+	});
+	afterAll(async () => {
+		await server?.stop();
+	});
+	beforeEach(() => {
+		if (server) server.requests.length = 0;
+	});
+	return () => {
+		if (!server) throw new Error('The scripted gateway starts in beforeAll');
+		return server;
+	};
+}

@@ -10,7 +10,7 @@ import type { Verdict } from '../compatibility/verdicts.cts';
 import { runGateway } from './gateway-node.cts';
 import type { RunGatewayOptions } from './gateway-node.cts';
 import type { RunNodeResult } from './n8n-harness.cts';
-import { startScriptedServer } from './scripted-server.cts';
+import { useScriptedServer } from './scripted-server.cts';
 import type { ScriptedServer } from './scripted-server.cts';
 
 /** WAHA's key (WAHA_API_KEY; a test value). */
@@ -41,20 +41,7 @@ export interface ScriptedWaha {
 }
 
 export function useScriptedWaha(session: string): ScriptedWaha {
-	let server: ScriptedServer | undefined;
-	beforeAll(async () => {
-		server = await startScriptedServer();
-	});
-	afterAll(async () => {
-		await server?.stop();
-	});
-	beforeEach(() => {
-		if (server) server.requests.length = 0;
-	});
-	const started = () => {
-		if (!server) throw new Error('The scripted gateway starts in beforeAll');
-		return server;
-	};
+	const started = useScriptedServer();
 	return {
 		get server() {
 			return started();
