@@ -20,12 +20,11 @@ import type { ButtonsMessage } from '../../../MessagingGateway/helpers/instance-
 import { sendButtonsMessage } from '../../../MessagingGateway/helpers/instance-send';
 import { fallbackFileName } from '../../../MessagingGateway/helpers/media-source';
 import type { MediaFile } from '../../../MessagingGateway/helpers/media-source';
-import { missingFromAnswer, expectObject } from '../../../MessagingGateway/helpers/responses';
 import type { ChatReference } from '../../identifiers';
 import { classifyChat, toChatId, toNumber } from '../../identifiers';
-import { gatewayApiRequest } from '../../transport';
 import { isBlank } from '../../values';
 import type { GatewayOperation } from '../index';
+import { checkExists } from './contacts';
 import { postWahaSend, readWahaReplyTo, sendAfterDelay, wahaSentOutput } from './send-helpers';
 
 /** A file as WAHA's send bodies take it: `{mimetype, filename?, url}` or `{mimetype, filename?, data}` (base64). */
@@ -48,25 +47,9 @@ async function wahaRecipient(
 	const chatId = toChatId(request.chat);
 	if (!request.checkFirst || request.chat.kind !== 'contact') return chatId;
 	const number = toNumber(request.chat);
-	const answer = expectObject.call(
-		this,
-		await gatewayApiRequest.call(this, 'GET', '/api/contacts/check-exists', {
-			qs: { phone: number, session: request.session },
-			itemIndex,
-		}),
-		itemIndex,
-	);
-	if (typeof answer.numberExists !== 'boolean') {
-		throw missingFromAnswer.call(
-			this,
-			answer,
-			'"numberExists" field',
-			'WAHA answered with success but not with whether the number is on WhatsApp. Check that the Base URL points at WAHA.',
-			itemIndex,
-		);
-	}
-	if (!answer.numberExists) throw sendTextOperation.notOnNetwork.call(this, number, itemIndex);
-	return typeof answer.chatId === 'string' && answer.chatId !== '' ? answer.chatId : chatId;
+	const check = await checkExists.call(this, request.session, number, itemIndex);
+	if (!check.numberExists) throw sendTextOperation.notOnNetwork.call(this, number, itemIndex);
+	return check.chatId ?? chatId;
 }
 
 /**
