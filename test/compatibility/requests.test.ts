@@ -2,12 +2,13 @@
  * Which gateways take the requests this package really sends. Every operation runs in n8n's engine
  * against the gateway simulator (the spec's gateway), once per Request Body Style of the credential,
  * with its usual fields and with the variants that change the request; the simulator's log gives
- * the exact method, path, query and body. Each request is then judged three ways: the simulator's
- * answer (2xx), Evolution API 1.8.2's own routes and jsonschema validation, and WAHA's published
- * OpenAPI document. Every case runs again with the credential's Gateway set to Evolution API v2,
- * against the simulator's v2 dialect, each request judged by 2.3.6's routes and validation. The
+ * the exact method, path, query and body. Each request is then judged two ways: the simulator's
+ * answer (2xx) and Evolution API 1.8.2's own routes and jsonschema validation. Every case runs again
+ * with the credential's Gateway set to each other gateway (Evolution API v2, WAHA), against the
+ * simulator playing it, each request judged by that gateway's own routes and validation. The
  * verdicts make the README table "Gateways, operation by operation".
  */
+import axios from 'axios';
 import type { INodeExecutionData, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
@@ -18,7 +19,10 @@ import type { Simulator } from '../simulator/index.cts';
 import { gatewayClient, useSimulator } from '../simulator/testing.cts';
 import { binaryItem, byId, fromList, runGateway } from '../support/gateway-node.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
+import { GATEWAY_LABELS } from '../../nodes/shared/gateways';
+import type { GatewayName, GatewayOperations } from '../../nodes/shared/gateways';
 import { evolutionV2Operations } from '../../nodes/shared/gateways/evolution-v2/operations';
+import { wahaOperations } from '../../nodes/shared/gateways/waha/operations';
 import { checkEvolution, EVOLUTION } from './evolution.cts';
 import { checkEvolutionV2, EVOLUTION_V2 } from './evolution-v2.cts';
 import { renderTable, SHAPE_OF, STYLES } from './table.cts';
@@ -38,6 +42,9 @@ const PNG_ITEM = binaryItem(
 	'logo.png',
 );
 
+/** The gateways a credential names besides the Messaging Gateway API. */
+type OtherGateway = Exclude<GatewayName, 'messagingGatewayApi'>;
+
 interface Variant {
 	/** Says what differs from the main case, e.g. "with a binary picture". */
 	label: string;
@@ -45,10 +52,10 @@ interface Variant {
 	items?: INodeExecutionData[];
 	/** Only in this style: the option is refused before sending in the other one. */
 	only?: RequestBodyStyle;
-	/** Evolution API v2 has no such message: the node refuses it before any request, saying why. */
-	refusedOnEvolutionV2?: boolean;
-	/** Changes only what goes to Evolution API v2 (elsewhere it is a second request, for a file). */
-	onlyOnEvolutionV2?: boolean;
+	/** Gateways that have no such message: the node refuses it there before any request, saying why. */
+	refusedOn?: OtherGateway[];
+	/** Changes only what goes to these gateways (elsewhere it is, e.g., a second request for a file). */
+	onlyOn?: OtherGateway[];
 }
 
 interface OperationCase {
@@ -59,8 +66,8 @@ interface OperationCase {
 	/** The fields a user fills in for the usual call. */
 	parameters: INodeParameters;
 	variants: Variant[];
-	/** On Evolution API v2, makes what the case names and the seed lacks there; returns the fields naming it. */
-	onEvolutionV2?: (gateway: Simulator) => Promise<INodeParameters>;
+	/** Per gateway, makes what the case names and the seed lacks there; returns the fields naming it. */
+	prepare?: Partial<Record<OtherGateway, (gateway: Simulator) => Promise<INodeParameters>>>;
 }
 
 const NODE = new MessagingGateway().description;
@@ -87,7 +94,7 @@ function op(
 	key: string,
 	parameters: INodeParameters,
 	variants: Variant[] = [],
-	onEvolutionV2?: OperationCase['onEvolutionV2'],
+	prepare?: OperationCase['prepare'],
 ): OperationCase {
 	const [resource, name] = key.split('.');
 	return {
@@ -96,9 +103,28 @@ function op(
 		name,
 		parameters,
 		variants,
-		onEvolutionV2,
+		prepare,
 	};
 }
+
+/** A text the account sent, as each gateway sends it, for the operations that change one. */
+const SENT_FIRST: OperationCase['prepare'] = {
+	evolutionV2: async (gateway) => {
+		const sent = await gatewayClient(gateway).post(`/message/sendText/${SESSION}`, {
+			number: alice.number,
+			text: 'Ready at 5pm.',
+		});
+		return { messageId: `true_${alice.chatId}_${String(sent.data.key.id)}` };
+	},
+	waha: async (gateway) => {
+		const sent = await axios.post(
+			`${gateway.url}/api/sendText`,
+			{ session: SESSION, chatId: alice.chatId, text: 'Ready at 5pm.' },
+			{ headers: { 'X-Api-Key': gateway.apiKey } },
+		);
+		return { messageId: String(sent.data.id._serialized ?? sent.data.id) };
+	},
+};
 
 /** Channel Create and Profile Set Picture take their picture from the same kind of field. */
 const BINARY_PICTURE: Variant = {
@@ -186,29 +212,33 @@ const OPERATIONS: OperationCase[] = [
 			},
 		],
 	),
-	op('message.deleteForEveryone', { messageId: `true_${alice.chatId}_3EB0AAAABBBBCCCCDDDD` }, [
-		{
-			label: "a member's message in a group",
-			parameters: {
-				messageId: `false_${hikers.id}_${hikersQuestion.id.split('_')[2]}_${bruno.chatId}`,
+	op(
+		'message.deleteForEveryone',
+		{ messageId: `true_${alice.chatId}_3EB0AAAABBBBCCCCDDDD` },
+		[
+			{
+				label: "a member's message in a group",
+				parameters: {
+					messageId: `false_${hikers.id}_${hikersQuestion.id.split('_')[2]}_${bruno.chatId}`,
+				},
 			},
-		},
-	]),
+		],
+		// WAHA finds the message it deletes: one the account sent.
+		{ waha: SENT_FIRST.waha },
+	),
 	op('message.downloadMedia', { messageId: aliceImage.id }, [
-		{ label: 'converting audio to MP4', parameters: { convertToMp4: true } },
+		{
+			label: 'converting audio to MP4',
+			parameters: { convertToMp4: true },
+			refusedOn: ['waha'],
+		},
 	]),
 	op(
 		'message.edit',
 		{ messageId: `true_${alice.chatId}_3EB0AAAABBBBCCCCDDDD`, text: 'Ready at 6pm.' },
 		[],
-		// v2 edits only a text the account sent, and its seed has none: send one first.
-		async (gateway) => {
-			const sent = await gatewayClient(gateway).post(`/message/sendText/${SESSION}`, {
-				number: alice.number,
-				text: 'Ready at 5pm.',
-			});
-			return { messageId: `true_${alice.chatId}_${String(sent.data.key.id)}` };
-		},
+		// v2 and WAHA edit only a message the account sent, and their seed has none: send one first.
+		SENT_FIRST,
 	),
 	op('message.findStatus', { limit: 20 }, [
 		{
@@ -220,7 +250,7 @@ const OPERATIONS: OperationCase[] = [
 		{
 			label: 'a media message, its file as binary',
 			parameters: { messageId: aliceImage.id, downloadMedia: true },
-			onlyOnEvolutionV2: true,
+			onlyOn: ['evolutionV2'],
 		},
 	]),
 	op('message.markAsRead', { messageIds: `${aliceText.id}, ${hikersQuestion.id}` }),
@@ -296,7 +326,7 @@ const OPERATIONS: OperationCase[] = [
 						],
 					},
 				},
-				refusedOnEvolutionV2: true,
+				refusedOn: ['evolutionV2'],
 			},
 		],
 	),
@@ -469,10 +499,12 @@ const OPERATIONS: OperationCase[] = [
 		'session.requestPairingCode',
 		{ session: fromList(SEED.instances.pairing.name), phoneNumber: '+55 11 98765-0099' },
 		[],
-		// v2 makes a pairing code only when a closed session starts connecting.
-		async (gateway) => {
-			await gatewayClient(gateway).delete(`/instance/logout/${SEED.instances.pairing.name}`);
-			return {};
+		{
+			// v2 makes a pairing code only when a closed session starts connecting.
+			evolutionV2: async (gateway) => {
+				await gatewayClient(gateway).delete(`/instance/logout/${SEED.instances.pairing.name}`);
+				return {};
+			},
 		},
 	),
 	op('session.restart', {}),
@@ -484,6 +516,7 @@ const OPERATIONS: OperationCase[] = [
 		{ label: 'turned off', parameters: { enabled: false } },
 		{
 			label: 'every option on',
+			refusedOn: ['waha'],
 			parameters: {
 				events: ['MESSAGES_UPSERT', 'QRCODE_UPDATED'],
 				webhookByEvents: true,
@@ -525,11 +558,30 @@ const simulator = useSimulator();
 /** A simulator that reads the key from WAHA's header instead of the spec's. */
 const wahaKeySimulator = useSimulator({ apiKeyHeader: 'x-api-key' });
 const runs: Run[] = [];
-/** The Evolution API 2.3.6 dialect of the simulator: its routes, its validation and its answers. */
-const evolutionV2Simulator = useSimulator({ gateway: 'evolution-v2' });
-/** Every case again with the credential's Gateway set to Evolution API v2 (it has no body styles). */
-const evolutionV2Runs: Array<Omit<Run, 'style'> & { key: string; refusedOnEvolutionV2?: boolean }> =
-	[];
+/**
+ * The gateways a credential names besides the Messaging Gateway API, each a column of the table:
+ * the simulator playing it (its routes, its validation and its answers), and its own validation.
+ */
+const GATEWAY_COLUMNS: Record<
+	OtherGateway,
+	{ simulator: Simulator; check(request: SentRequest): Verdict; operations: GatewayOperations }
+> = {
+	evolutionV2: {
+		simulator: useSimulator({ gateway: 'evolution-v2' }),
+		check: checkEvolutionV2,
+		operations: evolutionV2Operations,
+	},
+	waha: {
+		simulator: useSimulator({ gateway: 'waha' }),
+		check: checkWaha,
+		operations: wahaOperations,
+	},
+};
+const OTHER_GATEWAYS = Object.keys(GATEWAY_COLUMNS) as OtherGateway[];
+/** Every case again with the credential's Gateway set to each of them (they have no body styles). */
+const gatewayRuns: Array<
+	Omit<Run, 'style'> & { gateway: OtherGateway; key: string; refusedByDesign: boolean }
+> = [];
 /** The WAHA-family operations run again with the credential's API Key Header set to X-Api-Key. */
 const wahaKeyRuns: Array<{ operation: string; auth: string[] }> = [];
 
@@ -544,18 +596,19 @@ function specVerdict(run: Run): Verdict {
 
 const firstSentence = (text: string) => text.split(/(?<=\.) /)[0];
 
-const V2_REFUSAL = `is not available on ${'Evolution API v2'}`;
-
 /**
- * Evolution API v2 took the operation when the node, set to it, ran without error against the v2
- * simulator and each of its requests passes 2.3.6's own routes and validation; an operation v2 does
- * not offer must have been refused before any request, with the reason the node gives.
+ * A gateway took the operation when the node, set to it, ran without error against its simulator
+ * and each of its requests passes the gateway's own routes and validation; an operation it does not
+ * offer, or a variant it has no such thing for, must have been refused before any request, with the
+ * reason the node gives.
  */
-function evolutionV2Verdict(run: (typeof evolutionV2Runs)[number]): Verdict {
-	const notOffered = evolutionV2Operations.notOffered[run.key];
+function gatewayVerdict(run: (typeof gatewayRuns)[number]): Verdict {
+	const { check, operations } = GATEWAY_COLUMNS[run.gateway];
+	const notOffered = operations.notOffered[run.key];
+	const refusedBeforeSending = run.requests.length === 0 && run.error !== undefined;
 	if (notOffered !== undefined) {
-		const refused = run.requests.length === 0 && run.error?.message.includes(V2_REFUSAL);
-		return refused
+		const said = run.error?.message.includes(`is not available on ${GATEWAY_LABELS[run.gateway]}`);
+		return refusedBeforeSending && said
 			? { outcome: 'absent', reason: `not offered: ${notOffered}` }
 			: {
 					outcome: 'rejected',
@@ -563,18 +616,21 @@ function evolutionV2Verdict(run: (typeof evolutionV2Runs)[number]): Verdict {
 					reasons: [`expected a refusal before any request, got ${run.error?.message ?? 'none'}`],
 				};
 	}
-	if (run.refusedOnEvolutionV2) {
+	if (run.refusedByDesign) {
 		return {
 			outcome: 'rejected',
 			endpoint: '(none)',
 			reasons: [
-				run.requests.length === 0 && run.error
-					? `refused before sending: ${firstSentence(run.error.message)}`
+				refusedBeforeSending
+					? `refused before sending: ${firstSentence(run.error!.message)}`
 					: 'expected a refusal before any request',
 			],
 		};
 	}
-	const verdicts = run.requests.map(checkEvolutionV2);
+	// Files the answers point at (media, pictures) are downloads, not API requests: not judged.
+	const verdicts = run.requests
+		.filter((request) => !request.path.startsWith('/api/files/'))
+		.map((request) => check(request));
 	const reasons = verdicts.flatMap(verdictReasons);
 	if (run.requests.length === 0) reasons.push('no request reached the gateway');
 	if (run.error) reasons.push(firstSentence(run.error.message));
@@ -594,20 +650,25 @@ function caseResult(run: Run): CaseResult {
 	return {
 		variant: run.variant,
 		style: run.style,
-		verdicts: {
-			spec: specVerdict(run),
-			evolution: checkEvolution(request),
-			waha: checkWaha(request),
-		},
+		verdicts: { spec: specVerdict(run), evolution: checkEvolution(request) },
 	};
 }
 
-function evolutionV2CaseResult(run: (typeof evolutionV2Runs)[number]): CaseResult {
+function gatewayCaseResult(run: (typeof gatewayRuns)[number]): CaseResult {
 	return {
 		variant: run.variant,
 		style: 'chatIdSession',
-		verdicts: { evolutionV2: evolutionV2Verdict(run) },
+		verdicts: { [run.gateway]: gatewayVerdict(run) },
 	};
+}
+
+/** The spec's route of an operation, as the product it comes from names it (else as sent). */
+function specEndpoint(operation: string): string {
+	const [request] = runs.find((run) => run.operation === operation && !run.variant)!.requests;
+	for (const verdict of [checkEvolution(request), checkWaha(request)]) {
+		if (verdict.outcome !== 'absent') return verdict.endpoint;
+	}
+	return `${request.method} ${request.path}`;
 }
 
 /** Runs one case from the seed (Leave and Restart change the state) and returns what reached the gateway. */
@@ -618,12 +679,13 @@ async function runCase(
 	options: {
 		requestBodyStyle: RequestBodyStyle;
 		keyHeader?: 'X-Api-Key';
-		gateway?: 'evolutionV2';
+		gateway?: OtherGateway;
 	},
 ) {
 	gateway.reset();
-	const prepared =
-		options.gateway === 'evolutionV2' ? await operationCase.onEvolutionV2?.(gateway) : undefined;
+	const prepared = options.gateway
+		? await operationCase.prepare?.[options.gateway]?.(gateway)
+		: undefined;
 	const preparing = gateway.requests.length;
 	const result = await runGateway(
 		gateway,
@@ -655,7 +717,7 @@ beforeAll(async () => {
 		for (const operationCase of OPERATIONS) {
 			for (const variant of [{ parameters: {} }, ...operationCase.variants] as Variant[]) {
 				if (variant.only && variant.only !== requestBodyStyle) continue;
-				if (variant.onlyOnEvolutionV2) continue;
+				if (variant.onlyOn) continue;
 				const sent = await runCase(simulator, operationCase, variant, { requestBodyStyle });
 				runs.push({
 					operation: operationCase.operation,
@@ -666,19 +728,23 @@ beforeAll(async () => {
 			}
 		}
 	}
-	for (const operationCase of OPERATIONS) {
-		for (const variant of [{ parameters: {} }, ...operationCase.variants] as Variant[]) {
-			const sent = await runCase(evolutionV2Simulator, operationCase, variant, {
-				requestBodyStyle: 'chatIdSession',
-				gateway: 'evolutionV2',
-			});
-			evolutionV2Runs.push({
-				key: `${operationCase.resource}.${operationCase.name}`,
-				operation: operationCase.operation,
-				variant: variant.label,
-				refusedOnEvolutionV2: variant.refusedOnEvolutionV2,
-				...sent,
-			});
+	for (const gateway of OTHER_GATEWAYS) {
+		for (const operationCase of OPERATIONS) {
+			for (const variant of [{ parameters: {} }, ...operationCase.variants] as Variant[]) {
+				if (variant.onlyOn && !variant.onlyOn.includes(gateway)) continue;
+				const sent = await runCase(GATEWAY_COLUMNS[gateway].simulator, operationCase, variant, {
+					requestBodyStyle: 'chatIdSession',
+					gateway,
+				});
+				gatewayRuns.push({
+					gateway,
+					key: `${operationCase.resource}.${operationCase.name}`,
+					operation: operationCase.operation,
+					variant: variant.label,
+					refusedByDesign: variant.refusedOn?.includes(gateway) ?? false,
+					...sent,
+				});
+			}
 		}
 	}
 	for (const operationCase of OPERATIONS) {
@@ -716,27 +782,37 @@ describe('the requests of every operation', () => {
 		expect(wahaKeyRuns).toEqual(wahaKeyRuns.map((run) => ({ ...run, auth: ['valid'] })));
 	});
 
-	it('carry the key in the apikey header on Evolution API v2 too', () => {
-		const reached = evolutionV2Runs.map((run) => ({
-			case: `${run.operation} ${run.variant ?? ''}`,
-			unauthenticated: run.requests.filter((request) => request.auth !== 'valid').length,
-		}));
-		expect(reached).toEqual(reached.map((entry) => ({ ...entry, unauthenticated: 0 })));
-	});
+	it.each(OTHER_GATEWAYS)(
+		'with the Gateway %s, carry the key where that gateway reads it',
+		(gateway) => {
+			const reached = gatewayRuns
+				.filter((run) => run.gateway === gateway)
+				.map((run) => ({
+					case: `${run.operation} ${run.variant ?? ''}`,
+					unauthenticated: run.requests.filter((request) => request.auth !== 'valid').length,
+				}));
+			expect(reached.length).toBeGreaterThan(0);
+			expect(reached).toEqual(reached.map((entry) => ({ ...entry, unauthenticated: 0 })));
+		},
+	);
 
-	it('on Evolution API v2, each operation either passes 2.3.6 and the v2 simulator or is refused as not offered', () => {
-		const failing = evolutionV2Runs
-			.map((run) => ({
-				case: `${run.operation} ${run.variant ?? ''}`,
-				verdict: evolutionV2Verdict(run),
-			}))
-			.filter(
-				({ verdict }) =>
-					verdict.outcome === 'rejected' &&
-					!verdict.reasons.every((reason) => reason.startsWith('refused before sending: ')),
-			);
-		expect(failing).toEqual([]);
-	});
+	it.each(OTHER_GATEWAYS)(
+		'with the Gateway %s, each operation passes that gateway and its simulator, or is refused before any request as it has no such thing',
+		(gateway) => {
+			const failing = gatewayRuns
+				.filter((run) => run.gateway === gateway)
+				.map((run) => ({
+					case: `${run.operation} ${run.variant ?? ''}`,
+					verdict: gatewayVerdict(run),
+				}))
+				.filter(
+					({ verdict }) =>
+						verdict.outcome === 'rejected' &&
+						!verdict.reasons.every((reason) => reason.startsWith('refused before sending: ')),
+				);
+			expect(failing).toEqual([]);
+		},
+	);
 
 	it('each go to exactly one of the two products the spec merges', () => {
 		const inBothOrNeither = runs
@@ -752,11 +828,12 @@ describe('the requests of every operation', () => {
 	it('are in the README as the compatibility table', () => {
 		const rows: OperationResult[] = OPERATIONS.map((operationCase) => ({
 			operation: operationCase.operation,
+			endpoint: specEndpoint(operationCase.operation),
 			results: [
 				...runs.filter((run) => run.operation === operationCase.operation).map(caseResult),
-				...evolutionV2Runs
+				...gatewayRuns
 					.filter((run) => run.operation === operationCase.operation)
-					.map(evolutionV2CaseResult),
+					.map(gatewayCaseResult),
 			],
 		}));
 		const wahaKeyHeader = Object.values(WAHA.components.securitySchemes)
@@ -779,21 +856,24 @@ describe('the requests of every operation', () => {
 						(variant) =>
 							variant.label +
 							(variant.only ? ` (${SHAPE_OF[variant.only]} only)` : '') +
-							(variant.onlyOnEvolutionV2 ? ' (Evolution API v2 only)' : ''),
+							(variant.onlyOn
+								? ` (${variant.onlyOn.map((gateway) => GATEWAY_LABELS[gateway]).join(', ')} only)`
+								: ''),
 					)
 					.join(', ')}`,
 		);
 		const text = [
 			renderTable(rows),
 			'',
-			`Measured by \`test/compatibility/requests.test.ts\` (\`npm run docs:compatibility\` rewrites this section): each operation ran in n8n's engine against the gateway simulator, once per Request Body Style of the credential, with its usual fields and with the variants below (${runs.length} requests), and again with the credential's Gateway set to Evolution API v2 against the simulator's v2 dialect (${evolutionV2Runs.length} runs). Each request, as the gateway received it (method, path, query, body), was judged:`,
+			`Measured by \`test/compatibility/requests.test.ts\` (\`npm run docs:compatibility\` rewrites this section): each operation ran in n8n's engine against the gateway simulator, once per Request Body Style of the credential, with its usual fields and with the variants below (${runs.length} requests), and again with the credential's Gateway set to each other gateway, against the simulator playing that gateway (${gatewayRuns.length} runs). Each request, as the gateway received it (method, path, query, body), was judged:`,
 			'',
 			'- **Spec gateway**: the gateway simulator, which implements the spec this package is written for, answered 2xx.',
 			`- **Evolution API v1.8.2**: the route exists in its routers (tag ${EVOLUTION.source.tag}, commit ${EVOLUTION.source.commit.slice(0, 7)}) and the body passes the \`jsonschema\` validation its router runs before the controller (\`RouterBroker.dataValidate\`, and \`groupValidate\`, which takes \`groupJid\` from the query). Checks its controllers make later (that the webhook URL is a URL, that a number is on WhatsApp) are not part of it.`,
-			`- **Evolution API v2.3.6**: with the credential's Gateway set to *Evolution API v2*, the node ran against the simulator's Evolution 2.3.6 dialect without error, and every request it sent exists in 2.3.6's routers (tag ${EVOLUTION_V2.source.tag}, commit ${EVOLUTION_V2.source.commit.slice(0, 7)}) and passes the same \`jsonschema\` validation with 2.3.6's schemas. A route after the ✓ is where v2 takes the operation; "— (not offered …)": v2 has no such thing, and the node refuses it before any request with the reason shown.`,
-			`- **WAHA 2026**: the path and method exist in WAHA's published OpenAPI document (version ${WAHA.info.version}), the required path and query parameters are there, and the query values and JSON body are valid for its schemas (ajv). WAHA's own validation can be more lenient than its published schemas.`,
+			`- **Evolution API v2.3.6**: with the credential's Gateway set to *Evolution API v2*, the node ran against the simulator's Evolution 2.3.6 dialect without error, and every request it sent exists in 2.3.6's routers (tag ${EVOLUTION_V2.source.tag}, commit ${EVOLUTION_V2.source.commit.slice(0, 7)}) and passes the same \`jsonschema\` validation with 2.3.6's schemas.`,
+			`- **WAHA 2026**: with the credential's Gateway set to *WAHA*, the node ran against the simulator's WAHA mode without error, and every request it sent exists in WAHA's published OpenAPI document (version ${WAHA.info.version}) with its required path and query parameters, and its query values and JSON body are valid for its schemas (ajv). WAHA's own validation can be more lenient than its published schemas.`,
+			'- In the columns of a Gateway choice (Evolution API v2.3.6, WAHA 2026): a route after the ✓ is where that gateway takes the operation; "— (not offered: …)": it has no such thing, and the node refuses it before any request with the reason shown; "✗ <variant> (refused before sending: …)": the same for one variant.',
 			`- "✓": every request passed in both body styles; "✓ shape A": only with the Request Body Style *${styleChoice('chatIdSession')}*, "✓ shape B": only with *${styleChoice('jidSessionId')}* (*Detect Automatically* settles on one of the two per gateway); "✗ with …": a variant that failed; "— (no such endpoint)": the product has no route with that method and path (the spec merges the two products, so each operation exists in one of them only).`,
-			`- Authentication is not judged against the products: with the credential's defaults, requests carry the key in the \`${sentKeyHeaders.join('`, `')}\` header, as Evolution API reads it, while WAHA reads \`${wahaKeyHeader}\` and answers 401 without it. For WAHA, ${keyHeaderSetting(wahaKeyHeader)}: so set, the ${wahaKeyRuns.length} operations WAHA has were run again against the simulator reading the key from \`X-Api-Key\`, and each carried it there.`,
+			`- Authentication: each simulator answered 401 to a request without the key where its gateway reads it, so every run of a Gateway choice carried it there (Evolution API: \`apikey\`; WAHA: \`${wahaKeyHeader}\`). With the Messaging Gateway API, requests carry it in \`${sentKeyHeaders.join('`, `')}\` by default; for another gateway that reads \`${wahaKeyHeader}\`, ${keyHeaderSetting(wahaKeyHeader)}: so set, the ${wahaKeyRuns.length} session-family operations were run again against a simulator reading the key from there, and each carried it there.`,
 			`- Variants: ${variants.join('; ')}.`,
 			'- Files fetched after an answer (media, profile pictures) go to URLs the gateway gives and are not checked. The schemas and where they come from: `test/compatibility/schemas/`.',
 		].join('\n');

@@ -15,14 +15,16 @@ export const PRODUCTS = {
 	waha: 'WAHA 2026',
 } as const;
 export type Product = keyof typeof PRODUCTS;
+/** The products a credential names in its Gateway field: their cells say the route when it is their own. */
+const OWN_ROUTES: ReadonlySet<Product> = new Set(['evolutionV2', 'waha']);
 
 export interface CaseResult {
 	/** Undefined for the operation's main case; e.g. "with a binary picture" for a variant. */
 	variant?: string;
 	style: RequestBodyStyle;
 	/**
-	 * The products that judged this run: the spec's gateway's runs are judged by the spec, Evolution
-	 * v1.8.2 and WAHA; the runs with the credential's Gateway set to Evolution API v2 by v2 alone.
+	 * The products that judged this run: the spec's gateway's runs are judged by the spec and
+	 * Evolution v1.8.2; a run with the credential's Gateway set to a product by that product alone.
 	 */
 	verdicts: Partial<Record<Product, Verdict>>;
 }
@@ -30,6 +32,8 @@ export interface CaseResult {
 export interface OperationResult {
 	/** e.g. "Message: Send Text" */
 	operation: string;
+	/** The spec's route for it, e.g. `POST /message/sendText/{instanceName}`. */
+	endpoint: string;
 	results: CaseResult[];
 }
 
@@ -88,18 +92,6 @@ export function cell(allResults: CaseResult[], product: Product, rowEndpoint?: s
 	return parts.join('; ');
 }
 
-/** The route as the product that has it names it, for the Operation column. */
-export function endpointOf(results: CaseResult[]): string {
-	for (const product of ['evolution', 'waha'] as const) {
-		const found = results.find(
-			(result) => result.verdicts[product] && result.verdicts[product].outcome !== 'absent',
-		);
-		const verdict = found?.verdicts[product];
-		if (verdict && verdict.outcome !== 'absent') return verdict.endpoint;
-	}
-	throw new Error(`No product has the endpoint of ${JSON.stringify(results[0]?.verdicts)}`);
-}
-
 function escapeCell(text: string): string {
 	return text.replace(/\|/g, '\\|');
 }
@@ -109,17 +101,16 @@ export function renderTable(rows: OperationResult[]): string {
 	const lines = [
 		`| Operation | ${products.map((product) => PRODUCTS[product]).join(' | ')} |`,
 		`| --- | ${products.map(() => '---').join(' | ')} |`,
-		...rows.map((row) => {
-			const endpoint = endpointOf(row.results);
-			return [
-				`${row.operation}<br>\`${endpoint}\``,
+		...rows.map((row) =>
+			[
+				`${row.operation}<br>\`${row.endpoint}\``,
 				...products.map((product) =>
-					cell(row.results, product, product === 'evolutionV2' ? endpoint : undefined),
+					cell(row.results, product, OWN_ROUTES.has(product) ? row.endpoint : undefined),
 				),
 			]
 				.map(escapeCell)
-				.join(' | ');
-		}),
+				.join(' | '),
+		),
 	];
 	return lines.map((line) => (line.startsWith('|') ? line : `| ${line} |`)).join('\n');
 }

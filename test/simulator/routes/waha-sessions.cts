@@ -215,6 +215,16 @@ export const wahaSessionRoutes: Route[] = [
 	),
 	keptWahaRoute(sessionAccountRoutes, 'PUT', '/api/:session/profile/picture', WORKING_PATH),
 	keptWahaRoute(sessionAccountRoutes, 'DELETE', '/api/:session/profile/picture', WORKING_PATH),
+	// PresenceController.setPresence: the account's presence, or its typing in one chat; 201, no body.
+	wahaRoute(
+		'POST',
+		'/api/:session/presence',
+		(_context, request, instance) => {
+			if (request.body.chatId === undefined) instance.presence = String(request.body.presence);
+			return { status: 201 };
+		},
+		WORKING_PATH,
+	),
 	wahaRoute('GET', '/api/server/version', version),
 	wahaRoute('GET', '/api/version', version),
 	pingRoute,
