@@ -1,0 +1,385 @@
+/**
+ * The package against WAHA in a real n8n: a credential whose Gateway is *WAHA* (key in X-Api-Key),
+ * the simulator playing WAHA 2026 (its routes, validation, answers, several webhooks per session,
+ * HMAC-signed deliveries). The example workflows users import run unchanged (only their credential
+ * points at WAHA), two triggers share one session beside a webhook of another tool, every operation
+ * of the action node runs in one workflow, and every request passes WAHA's published schemas.
+ */
+import axios from 'axios';
+import { sleep } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import { wahaOperations } from '../../nodes/shared/gateways/waha/operations';
+import { judgeWaha, SEED, startSimulator } from '../simulator/index.cts';
+import type { Simulator } from '../simulator/index.cts';
+import {
+	activate,
+	allExecutions,
+	binaryContent,
+	createCredential,
+	hasFeature,
+	until,
+} from './e2e-helpers.cts';
+import { everyOperation, RUN_IN_OWN_TEST, seededOperationCases } from './every-operation.cts';
+import {
+	CREDENTIAL_NAMES,
+	finishedExecutions,
+	firstItems,
+	importExample,
+	outcome,
+	runDataOf,
+	whileActive,
+	withSession,
+} from './example-runs.cts';
+import { executeWorkflow } from './n8n-cli.cts';
+import { startN8n } from './n8n-instance.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+import { CREDENTIAL_TYPE, echoBotWorkflow, operationsWorkflow, readExample } from './workflows.cts';
+
+const CONNECTED = SEED.instances.connected.name;
+const PAIRING = SEED.instances.pairing.name;
+const ALICE = SEED.contacts.alice;
+const BRUNO = SEED.contacts.bruno;
+/** Another tool's webhook on the session, which the triggers must leave as it is. */
+const CRM_WEBHOOK = {
+	url: 'https://crm.example.com/hooks',
+	events: ['message'],
+	customHeaders: [{ name: 'Authorization', value: 'Bearer crm' }],
+};
+
+let simulator: Simulator;
+/** Evolution API v2's simulator: a gateway that is not WAHA (its unknown routes answer 404). */
+let otherGateway: Simulator;
+let n8n: N8nInstance;
+const credentialIds: Record<string, string> = {};
+
+beforeAll(async () => {
+	simulator = await startSimulator({ gateway: 'waha' });
+	otherGateway = await startSimulator({ gateway: 'evolution-v2' });
+	n8n = await startN8n();
+	const credential = await createCredential(n8n, CREDENTIAL_NAMES[CREDENTIAL_TYPE], {
+		gateway: 'waha',
+		baseUrl: simulator.url,
+		apiKey: simulator.apiKey,
+	});
+	credentialIds[CREDENTIAL_TYPE] = credential.id;
+}, 300_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	await simulator?.stop();
+	await otherGateway?.stop();
+});
+
+beforeEach(() => simulator.reset());
+
+const waha = () =>
+	axios.create({
+		baseURL: simulator.url,
+		headers: { 'X-Api-Key': simulator.apiKey },
+		validateStatus: () => true,
+	});
+
+/**
+ * Every API request that reached the gateway that WAHA's published schemas refuse. Files the
+ * answers point at (`/api/files/`) are downloads, not API requests.
+ */
+function refusedByWaha(): Array<{ request: string; verdict: unknown }> {
+	return simulator.requests
+		.filter((request) => !request.path.startsWith('/api/files/'))
+		.map((request) => ({
+			request: `${request.method} ${request.path}`,
+			verdict: judgeWaha(request),
+		}))
+		.filter(({ verdict }) => verdict.outcome !== 'accepted');
+}
+
+const sendTextRequests = () => simulator.requestsTo('/api/sendText', 'POST');
+
+/** The example as a user imports it, with its Session set and its credential the WAHA one. */
+async function importedExample(file: string, session: string): Promise<string> {
+	return await importExample(n8n, withSession(readExample(file), session), credentialIds);
+}
+
+/** Gives the session another tool's webhook, as WAHA's dashboard or API would. */
+async function addCrmWebhook(session: string): Promise<void> {
+	const current = await waha().get(`/api/sessions/${session}`);
+	const config = (current.data.config ?? {}) as IDataObject;
+	const updated = await waha().put(`/api/sessions/${session}`, {
+		config: { ...config, webhooks: [CRM_WEBHOOK] },
+	});
+	expect(updated.status).toBe(200);
+}
+
+describe("the credential test on WAHA, through n8n's own endpoint", () => {
+	it.each([
+		['the key', () => simulator, () => simulator.apiKey, 'OK', /Connection successful/, undefined],
+		[
+			'a wrong key',
+			() => simulator,
+			() => 'dummy-wrong-key',
+			'Error',
+			/^API key rejected/,
+			/^Authorization failed - please check your credentials$/,
+		],
+		[
+			'a gateway that is not WAHA',
+			() => otherGateway,
+			() => otherGateway.apiKey,
+			'Error',
+			/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2 or WAHA, no such gateway answers there/,
+			/^The resource you are requesting could not be found$/,
+		],
+	])('%s', async (name, gateway, apiKey, status, message, on1x) => {
+		const data = { gateway: 'waha', baseUrl: gateway().url, apiKey: apiKey() };
+		const credential = await createCredential(n8n, `WAHA credential test: ${name}`, data);
+
+		const response = await n8n.rest.post('/credentials/test', {
+			credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data },
+		});
+
+		expect(response.status).toBe(200);
+		// n8n 1.x shows its own texts instead of the credential's (NEEDS_N8N_2X.credentialTestMessages).
+		const expected = hasFeature(n8n, 'credentialTestMessages') || !on1x ? message : on1x;
+		expect(response.data.data).toEqual({ status, message: expect.stringMatching(expected) });
+		// WAHA's own route was what n8n called, with the key in WAHA's header.
+		const tested = gateway().requestsTo('/api/server/version', 'GET');
+		expect(tested.length).toBeGreaterThan(0);
+		if (gateway() === simulator) expect(tested.at(-1)?.auth).not.toBe('missing');
+	});
+});
+
+describe('the example workflows on WAHA, unchanged', () => {
+	it('echo-bot.json: adds its own signed webhook beside another, answers a message once, removes only its own', async () => {
+		await addCrmWebhook(CONNECTED);
+		const workflowId = await importedExample('echo-bot.json', CONNECTED);
+
+		await whileActive(n8n, workflowId, async () => {
+			const webhooks = simulator.getWebhooks(CONNECTED);
+			expect(webhooks).toHaveLength(2);
+			expect(webhooks[0]).toEqual(expect.objectContaining(CRM_WEBHOOK));
+			const ours = webhooks[1];
+			expect(ours.url).toMatch(new RegExp(`^${n8n.url}/webhook/[0-9a-f-]{36}/webhook$`));
+			// Message Received: incoming messages and reactions to them.
+			expect(ours.events).toEqual(['message', 'message.reaction']);
+			expect(String(ours.hmac?.key)).toMatch(/^\S{32,}$/);
+
+			await simulator.injectInboundMessage({ from: ALICE.number, text: 'hello waha' });
+			const [execution] = await finishedExecutions(n8n, workflowId, 1);
+			expect(outcome(execution)).toBe('success');
+			expect(firstItems(runDataOf(execution), 'On Message')[0]?.json).toEqual(
+				expect.objectContaining({
+					event: 'MESSAGES_UPSERT',
+					session: CONNECTED,
+					chatId: ALICE.chatId,
+					text: 'hello waha',
+					fromMe: false,
+				}),
+			);
+			const reply = await until('the echo', 10_000, async () => sendTextRequests().at(-1));
+			expect(reply.body).toEqual({
+				session: CONNECTED,
+				chatId: ALICE.chatId,
+				text: 'Echo: hello waha',
+			});
+			expect(reply.auth).toBe('valid');
+			// The other tool's webhook got the message too, signed by nobody's key but its own settings.
+			const toCrm = simulator.deliveries.filter((delivery) => delivery.url === CRM_WEBHOOK.url);
+			expect(toCrm.length).toBeGreaterThan(0);
+			// The bot's own echo is not a `message` event: nothing runs twice.
+			await sleep(1500);
+			expect(sendTextRequests()).toHaveLength(1);
+			expect(await allExecutions(n8n, workflowId)).toHaveLength(1);
+		});
+
+		await until('our webhook to be removed', 30_000, async () =>
+			simulator.getWebhooks(CONNECTED).length === 1 ? true : undefined,
+		);
+		expect(simulator.getWebhooks(CONNECTED)).toEqual([expect.objectContaining(CRM_WEBHOOK)]);
+		expect(refusedByWaha()).toEqual([]);
+	});
+
+	it('two workflows trigger on one session: both run for one message; a forged signature starts nothing', async () => {
+		const credential = {
+			id: credentialIds[CREDENTIAL_TYPE],
+			name: CREDENTIAL_NAMES[CREDENTIAL_TYPE],
+		};
+		const ids: string[] = [];
+		for (const name of ['Echo bot A', 'Echo bot B']) {
+			const created = await n8n.api.post('/workflows', {
+				...echoBotWorkflow(credential, CONNECTED),
+				name,
+			});
+			expect(created.status).toBe(200);
+			ids.push(String(created.data.id));
+		}
+		await activate(n8n, ids[0]);
+		try {
+			await whileActive(n8n, ids[1], async () => {
+				expect(simulator.getWebhooks(CONNECTED)).toHaveLength(2);
+				await simulator.injectInboundMessage({ from: ALICE.number, text: 'both of you' });
+				for (const id of ids) {
+					const [execution] = await finishedExecutions(n8n, id, 1);
+					expect(outcome(execution)).toBe('success');
+				}
+				const replies = await until('both echoes', 10_000, async () => {
+					const sent = sendTextRequests();
+					return sent.length === 2 ? sent : undefined;
+				});
+				expect(replies.map((reply) => (reply.body as IDataObject).text)).toEqual([
+					'Echo: both of you',
+					'Echo: both of you',
+				]);
+
+				// A delivery with a forged signature, to one trigger's URL: 401, nothing runs.
+				const [target] = simulator.getWebhooks(CONNECTED);
+				const forged = await axios.post(
+					target.url,
+					{ event: 'message', session: CONNECTED, payload: { id: 'x', body: 'forged' } },
+					{
+						headers: { 'X-Webhook-Hmac': 'f'.repeat(128), 'X-Webhook-Hmac-Algorithm': 'sha512' },
+						validateStatus: () => true,
+					},
+				);
+				expect(forged.status).toBe(401);
+				await sleep(1500);
+				for (const id of ids) expect(await allExecutions(n8n, id)).toHaveLength(1);
+			});
+		} finally {
+			await n8n.api.post(`/workflows/${ids[0]}/deactivate`, {});
+		}
+		await until('both webhooks to be removed', 30_000, async () =>
+			simulator.getWebhooks(CONNECTED).length === 0 ? true : undefined,
+		);
+		expect(refusedByWaha()).toEqual([]);
+	});
+
+	it('qr-login.json: a QR code from WAHA arrives as the PNG WAHA serves', async () => {
+		const workflowId = await importedExample('qr-login.json', PAIRING);
+
+		await whileActive(n8n, workflowId, async () => {
+			const restart = await waha().post(`/api/sessions/${PAIRING}/restart`);
+			expect(restart.status).toBeLessThan(300);
+			const executions = await finishedExecutions(n8n, workflowId, 1);
+			const withQr = executions.find(
+				(execution) => firstItems(runDataOf(execution), 'On QR Code')[0]?.binary?.data,
+			);
+			expect(withQr && outcome(withQr)).toBe('success');
+			const [item] = firstItems(runDataOf(withQr!), 'On QR Code');
+			expect(item.json).toEqual(
+				expect.objectContaining({ event: 'QRCODE_UPDATED', session: PAIRING }),
+			);
+			const png = await binaryContent(n8n, item.binary!.data as unknown as IDataObject);
+			const served = await waha().get(`/api/${PAIRING}/auth/qr`, { responseType: 'arraybuffer' });
+			expect(png.subarray(0, 8)).toEqual(Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'));
+			expect(png.equals(Buffer.from(served.data as ArrayBuffer))).toBe(true);
+		});
+		expect(refusedByWaha()).toEqual([]);
+	});
+
+	it('approval-request.json: Send and Wait asks on WAHA, waits, and resumes from the signed link', async () => {
+		const workflowId = await importedExample('approval-request.json', CONNECTED);
+
+		await whileActive(n8n, workflowId, async () => {
+			await simulator.injectInboundMessage({
+				from: ALICE.number,
+				text: 'My parcel arrived broken',
+			});
+			const asked = await until('the question to the manager', 30_000, async () =>
+				sendTextRequests().find((request) => (request.body as IDataObject).chatId === BRUNO.chatId),
+			);
+			const refund = /^✓ Refund: (\S+)$/m.exec(String((asked.body as IDataObject).text))?.[1];
+			expect(refund).toMatch(/\/webhook-waiting\/\d+\/[\w-]+\?approved=true&signature=/);
+			await until('the execution to wait', 30_000, async () => {
+				const executions = await allExecutions(n8n, workflowId);
+				return executions.some((execution) => execution.status === 'waiting') ? true : undefined;
+			});
+
+			const opened = await axios.get(refund!, { validateStatus: () => true });
+			expect(opened.status).toBe(200);
+			const [execution] = await finishedExecutions(n8n, workflowId, 1);
+			expect(outcome(execution)).toBe('success');
+		});
+		expect(sendTextRequests().at(-1)?.body).toEqual({
+			session: CONNECTED,
+			chatId: ALICE.chatId,
+			text: 'Good news: your refund is approved.',
+		});
+		expect(refusedByWaha()).toEqual([]);
+	});
+});
+
+describe('every operation of the action node on WAHA, in one workflow', () => {
+	it('runs each offered operation without an error and refuses the others before any request, saying so', async () => {
+		// WAHA edits and deletes only messages it has: the workflow changes two sent before it runs.
+		const sentIds: Record<string, string> = {};
+		for (const name of ['message.edit', 'message.deleteForEveryone']) {
+			const sent = await waha().post('/api/sendText', {
+				session: CONNECTED,
+				chatId: ALICE.chatId,
+				text: 'Ready at 5pm.',
+			});
+			expect(sent.status).toBe(201);
+			sentIds[name] = String(sent.data.id?._serialized ?? sent.data.id);
+		}
+		const cases = seededOperationCases().map((operationCase) =>
+			operationCase.name in sentIds
+				? {
+						...operationCase,
+						parameters: { ...operationCase.parameters, messageId: sentIds[operationCase.name] },
+					}
+				: operationCase,
+		);
+		expect(cases.map((operationCase) => operationCase.name).sort()).toEqual(everyOperation());
+		const created = await n8n.api.post(
+			'/workflows',
+			operationsWorkflow(
+				{ id: credentialIds[CREDENTIAL_TYPE], name: CREDENTIAL_NAMES[CREDENTIAL_TYPE] },
+				cases,
+			),
+		);
+		expect(created.status).toBe(200);
+		simulator.clearLogs();
+
+		const run = await executeWorkflow(n8n, String(created.data.id));
+
+		const runData = run.data.resultData.runData;
+		const firstItem = (name: string) => firstItems(runData, name)[0];
+		const outcomes = cases.map(({ name }) => ({ name, error: firstItem(name)?.json?.error }));
+		expect(outcomes).toEqual(
+			cases.map(({ name }) => ({
+				name,
+				error:
+					name in wahaOperations.notOffered
+						? expect.stringMatching(/ is not available on WAHA: /)
+						: undefined,
+			})),
+		);
+		expect(firstItem('message.sendText')?.json.messageId).toMatch(
+			new RegExp(`^true_${ALICE.chatId}_[A-Za-z0-9]+$`),
+		);
+		for (const name of ['message.downloadMedia', 'session.connect']) {
+			expect({ name, binary: firstItem(name)?.binary?.data }).toEqual({
+				name,
+				binary: expect.objectContaining({ mimeType: expect.stringMatching(/^image\//) }),
+			});
+		}
+		expect(firstItem('session.getConnectionState')?.json).toEqual(
+			expect.objectContaining({ session: CONNECTED, state: 'open' }),
+		);
+		expect(firstItem('group.get')?.json).toEqual(
+			expect.objectContaining({ id: SEED.groups.hikers.id, subject: SEED.groups.hikers.subject }),
+		);
+		expect(sendTextRequests().at(-1)?.body).toEqual(
+			expect.objectContaining({ session: CONNECTED, chatId: ALICE.chatId }),
+		);
+		// What reached the gateway: the key in WAHA's header, and valid for WAHA's schemas, every request.
+		expect(simulator.requests.length).toBeGreaterThanOrEqual(
+			cases.length - Object.keys(wahaOperations.notOffered).length,
+		);
+		expect(simulator.requests.every((request) => request.auth === 'valid')).toBe(true);
+		expect(refusedByWaha()).toEqual([]);
+		// Send and Wait puts a whole execution to wait: the approval example above runs it on WAHA.
+		expect(Object.keys(RUN_IN_OWN_TEST)).toEqual(['message.sendAndWait']);
+	});
+});
