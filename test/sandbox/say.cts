@@ -26,18 +26,21 @@ async function sayToBot(text: string): Promise<void> {
 	for (let attempt = 0; attempt < 50; attempt++) {
 		await sleep(200);
 		const log = await axios.get(`${SIMULATOR_URL}/__sim/requests`, {
-			params: { path: '/message/sendText/' },
+			// `/message/sendText/<session>` (Evolution API and the Messaging Gateway API), `/api/sendText` (WAHA).
+			params: { path: 'sendText' },
 		});
 		const replies = (
 			log.data as Array<{
-				body: { number?: string; text?: string; textMessage?: { text?: string } };
+				body: { number?: string; chatId?: string; text?: string; textMessage?: { text?: string } };
 				at: number;
 			}>
 		).filter(
-			(request) => request.body?.number === contact.number && request.at >= Date.now() - 15_000,
+			(request) =>
+				(request.body?.number === contact.number || request.body?.chatId === contact.chatId) &&
+				request.at >= Date.now() - 15_000,
 		);
 		if (replies.length) {
-			// The Messaging Gateway API's body, or Evolution API v2's (`npm start -- --gateway evolution-v2`).
+			// The Messaging Gateway API's body, or Evolution API v2's and WAHA's (`npm start -- --gateway …`).
 			const body = replies.at(-1)?.body;
 			console.log(`The bot answered: "${body?.textMessage?.text ?? body?.text}"`);
 			return;
@@ -50,11 +53,22 @@ async function sayToBot(text: string): Promise<void> {
 
 async function showQrCode(): Promise<void> {
 	const session = SEED.instances.pairing.name;
-	const url = `${SIMULATOR_URL}/instance/restart/${session}`;
-	const headers = { apikey: SEED.defaultApiKey };
-	// Evolution API v2 restarts with POST, the Messaging Gateway API (v1's route) with PUT.
-	let restart = await axios.post(url, undefined, { headers, validateStatus: () => true });
-	if (restart.status === 404) restart = await axios.put(url, undefined, { headers });
+	// The key in each gateway's header; each restarts on its own route: Evolution API v2 with POST,
+	// the Messaging Gateway API (v1's route) with PUT, WAHA under /api/sessions.
+	const headers = { apikey: SEED.defaultApiKey, 'X-Api-Key': SEED.defaultApiKey };
+	const routes: Array<['post' | 'put', string]> = [
+		['post', `/instance/restart/${session}`],
+		['put', `/instance/restart/${session}`],
+		['post', `/api/sessions/${session}/restart`],
+	];
+	let restart = { status: 404, data: undefined as unknown };
+	for (const [method, route] of routes) {
+		if (restart.status !== 404) break;
+		restart = await axios[method](`${SIMULATOR_URL}${route}`, undefined, {
+			headers,
+			validateStatus: () => true,
+		});
+	}
 	console.log(
 		`Restarted ${session}: ${JSON.stringify(restart.data)}. Open the "QR login" workflow's executions in n8n to see the QR code.`,
 	);
