@@ -35,7 +35,7 @@ import {
 	MESSAGING_GATEWAY_WEBHOOKS,
 	replacingRegistrar,
 } from './registration';
-import type { WahaEnvelope } from './waha-deliveries';
+import type { WahaEnvelope } from '../shared/gateways/waha/deliveries';
 import {
 	HMAC_ALGORITHM_HEADER,
 	HMAC_HEADER,
@@ -44,7 +44,7 @@ import {
 	wahaDeliveryToItem,
 	wahaEnvelopeProblem,
 	wahaReasonToIgnore,
-} from './waha-deliveries';
+} from '../shared/gateways/waha/deliveries';
 import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
 import { WAHA_WEBHOOKS } from '../shared/gateways/waha/webhook';
 import type { GatewayName } from '../shared/gateways';

@@ -9,12 +9,12 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { TRIGGER_EVENTS_OF_WAHA } from '../shared/gateways/waha/webhook';
-import { textOf } from '../shared/message-text';
-import { classifyChat } from '../shared/identifiers';
-import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../shared/transport';
-import { asObject } from '../shared/values';
-import type { DeliveryFilters, DeliveryOutput } from './deliveries';
+import { TRIGGER_EVENTS_OF_WAHA } from './webhook';
+import { textOf } from '../../message-text';
+import { classifyChat } from '../../identifiers';
+import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../transport';
+import { asObject } from '../../values';
+import type { DeliveryFilters, DeliveryOutput } from '../../../MessagingGatewayTrigger/deliveries';
 import {
 	chatIdOf,
 	EXTENSION_BY_MIME,
@@ -22,9 +22,9 @@ import {
 	MAX_DELIVERY_NESTING,
 	nestsDeeperThan,
 	withBinary,
-} from './deliveries';
-import { LOG_PREFIX } from './registration';
-import { Redactor } from './secrets';
+} from '../../../MessagingGatewayTrigger/deliveries';
+import { LOG_PREFIX } from '../../../MessagingGatewayTrigger/registration';
+import { Redactor } from '../../../MessagingGatewayTrigger/secrets';
 
 /** The headers WAHA signs a delivery with (n8n gives header names in lower case). */
 export const HMAC_HEADER = 'x-webhook-hmac';
