@@ -13,14 +13,7 @@ import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { evolutionV2Operations } from '../../nodes/shared/gateways/evolution-v2/operations';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import {
-	allExecutions,
-	binaryContent,
-	createCredential,
-	hasFeature,
-	until,
-} from './e2e-helpers.cts';
-import { everyOperation, seededOperationCases, RUN_IN_OWN_TEST } from './every-operation.cts';
+import { allExecutions, binaryContent, createCredential, until } from './e2e-helpers.cts';
 import {
 	CREDENTIAL_NAMES,
 	finishedExecutions,
@@ -31,10 +24,16 @@ import {
 	whileActive,
 	withSession,
 } from './example-runs.cts';
-import { executeWorkflow } from './n8n-cli.cts';
+import type { CredentialCase } from './gateway-choice.cts';
+import {
+	expectCredentialTest,
+	N8N_1X_TEST_TEXTS,
+	refusedRequests,
+	runEveryOperation,
+} from './gateway-choice.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
-import { CREDENTIAL_TYPE, operationsWorkflow, readExample } from './workflows.cts';
+import { CREDENTIAL_TYPE, readExample } from './workflows.cts';
 
 const CONNECTED = SEED.instances.connected.name;
 const PAIRING = SEED.instances.pairing.name;
@@ -69,21 +68,8 @@ afterAll(async () => {
 
 beforeEach(() => simulator.reset());
 
-/**
- * Every API request that reached the gateway that Evolution API 2.3.6's validation refuses. Files
- * the answers point at (the simulator serves pictures and media at `/api/files/`; a real v2 points
- * at WhatsApp's servers) are downloads, not API requests.
- */
-function refusedBy236(): Array<{ request: string; reasons: unknown }> {
-	return simulator.requests
-		.filter((request) => !request.path.startsWith('/api/files/'))
-		.map((request) => ({
-			request: `${request.method} ${request.path}`,
-			verdict: checkEvolutionV2(request),
-		}))
-		.filter(({ verdict }) => verdict.outcome !== 'accepted')
-		.map(({ request, verdict }) => ({ request, reasons: verdict }));
-}
+/** Every API request that reached the gateway that Evolution API 2.3.6's validation refuses. */
+const refusedBy236 = () => refusedRequests(simulator, checkEvolutionV2);
 
 const sendTextRequests = () => simulator.requestsTo('/message/sendText/', 'POST');
 
@@ -93,46 +79,41 @@ async function importedExample(file: string, session: string): Promise<string> {
 }
 
 describe("the credential test on Evolution API v2, through n8n's own endpoint", () => {
-	it.each([
-		[
-			'the global key',
-			() => simulator.url,
-			() => simulator.apiKey,
-			'OK',
-			/Connection successful/,
-			undefined,
-		],
-		[
-			'a wrong key',
-			() => simulator.url,
-			() => 'dummy-wrong-key',
-			'Error',
-			/^API key rejected: .*With Gateway: Evolution API v2 the test needs the global API key/,
-			/^Authorization failed - please check your credentials$/,
-		],
-		[
-			'a gateway that is not Evolution API v2',
-			() => otherGateway.url,
-			() => otherGateway.apiKey,
-			'Error',
-			/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2 or WAHA, no such gateway answers there/,
-			/^The resource you are requesting could not be found$/,
-		],
-	])('%s', async (name, baseUrl, apiKey, status, message, on1x) => {
-		const data = { gateway: 'evolutionV2', baseUrl: baseUrl(), apiKey: apiKey() };
-		const credential = await createCredential(n8n, `v2 credential test: ${name}`, data);
-
-		const response = await n8n.rest.post('/credentials/test', {
-			credentials: { id: credential.id, name: credential.name, type: CREDENTIAL_TYPE, data },
-		});
-
-		expect(response.status).toBe(200);
-		// n8n 1.x shows its own texts instead of the credential's (NEEDS_N8N_2X.credentialTestMessages).
-		const expected = hasFeature(n8n, 'credentialTestMessages') || !on1x ? message : on1x;
-		expect(response.data.data).toEqual({ status, message: expect.stringMatching(expected) });
+	it.each<CredentialCase>([
+		{
+			name: 'the global key',
+			gateway: () => simulator,
+			apiKey: () => simulator.apiKey,
+			status: 'OK',
+			message: /Connection successful/,
+		},
+		{
+			name: 'a wrong key',
+			gateway: () => simulator,
+			apiKey: () => 'dummy-wrong-key',
+			status: 'Error',
+			message:
+				/^API key rejected: .*With Gateway: Evolution API v2 the test needs the global API key/,
+			on1x: N8N_1X_TEST_TEXTS.unauthorized,
+		},
+		{
+			name: 'a gateway that is not Evolution API v2',
+			gateway: () => otherGateway,
+			apiKey: () => otherGateway.apiKey,
+			status: 'Error',
+			message:
+				/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2 or WAHA, no such gateway answers there/,
+			on1x: N8N_1X_TEST_TEXTS.notFound,
+		},
+	])('$name', async ({ name, gateway, apiKey, status, message, on1x }) => {
+		await expectCredentialTest(
+			n8n,
+			`v2: ${name}`,
+			{ gateway: 'evolutionV2', baseUrl: gateway().url, apiKey: apiKey() },
+			{ status, message, on1x },
+		);
 		// v2's own check, which no other gateway has, was what n8n called.
-		const gateway = baseUrl() === simulator.url ? simulator : otherGateway;
-		expect(gateway.requestsTo('/verify-creds', 'POST').length).toBeGreaterThan(0);
+		expect(gateway().requestsTo('/verify-creds', 'POST').length).toBeGreaterThan(0);
 	});
 });
 
@@ -265,42 +246,20 @@ describe('every operation of the action node on Evolution API v2, in one workflo
 			{ number: ALICE.number, text: 'Ready at 5pm.' },
 			{ headers: { apikey: simulator.apiKey } },
 		);
-		const sentId = `true_${ALICE.chatId}_${String(sent.data.key.id)}`;
 		// v2 makes a pairing code only when a closed session starts connecting.
 		const loggedOut = await axios.delete(`${simulator.url}/instance/logout/${PAIRING}`, {
 			headers: { apikey: simulator.apiKey },
 		});
 		expect(loggedOut.status).toBe(200);
-		const cases = seededOperationCases().map((operationCase) =>
-			operationCase.name === 'message.edit'
-				? { ...operationCase, parameters: { ...operationCase.parameters, messageId: sentId } }
-				: operationCase,
-		);
-		expect(cases.map((operationCase) => operationCase.name).sort()).toEqual(everyOperation());
-		const created = await n8n.api.post(
-			'/workflows',
-			operationsWorkflow(
-				{ id: credentialIds[CREDENTIAL_TYPE], name: CREDENTIAL_NAMES[CREDENTIAL_TYPE] },
-				cases,
-			),
-		);
-		expect(created.status).toBe(200);
-		simulator.clearLogs();
 
-		const run = await executeWorkflow(n8n, String(created.data.id));
-
-		const runData = run.data.resultData.runData;
-		const firstItem = (name: string) => firstItems(runData, name)[0];
-		const outcomes = cases.map(({ name }) => ({ name, error: firstItem(name)?.json?.error }));
-		expect(outcomes).toEqual(
-			cases.map(({ name }) => ({
-				name,
-				error:
-					name in evolutionV2Operations.notOffered
-						? expect.stringMatching(/ is not available on Evolution API v2: /)
-						: undefined,
-			})),
+		const firstItem = await runEveryOperation(
+			n8n,
+			simulator,
+			credentialIds[CREDENTIAL_TYPE],
+			{ label: 'Evolution API v2', notOffered: evolutionV2Operations.notOffered },
+			{ 'message.edit': `true_${ALICE.chatId}_${String(sent.data.key.id)}` },
 		);
+
 		expect(firstItem('message.sendText')?.json.messageId).toMatch(
 			new RegExp(`^true_${ALICE.chatId}_[A-Z0-9]+$`),
 		);
@@ -324,13 +283,6 @@ describe('every operation of the action node on Evolution API v2, in one workflo
 			number: ALICE.number,
 			text: 'Hello from n8n',
 		});
-		// What reached the gateway: authenticated, and valid for Evolution API 2.3.6, every request.
-		expect(simulator.requests.length).toBeGreaterThanOrEqual(
-			cases.length - Object.keys(evolutionV2Operations.notOffered).length,
-		);
-		expect(simulator.requests.every((request) => request.auth === 'valid')).toBe(true);
 		expect(refusedBy236()).toEqual([]);
-		// Send and Wait puts a whole execution to wait: the approval example above runs it on v2.
-		expect(Object.keys(RUN_IN_OWN_TEST)).toEqual(['message.sendAndWait']);
 	});
 });
