@@ -6,6 +6,7 @@
 import type { IDataObject, INode, INodeExecutionData, IRun, IRunData } from 'n8n-workflow';
 
 import { activate, allExecutions, until } from './e2e-helpers.cts';
+import type { FakeOpenAi } from '../support/fake-openai.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { ACTION_TYPE, CREDENTIAL_TYPE, TOOL_TYPE, TRIGGER_TYPE } from './workflows.cts';
 import type { WorkflowJson } from './workflows.cts';
@@ -17,6 +18,8 @@ export const CREDENTIAL_NAMES: Record<string, string> = {
 };
 /** What the examples have in the Session fields a user sets after import. */
 export const SESSION_PLACEHOLDER = 'default';
+/** Where the download example writes: n8n's only writable folder by default, in its Docker image. */
+export const FILES_FOLDER_PLACEHOLDER = '/home/node/.n8n-files';
 const OUR_TYPES = [ACTION_TYPE, TRIGGER_TYPE, TOOL_TYPE];
 
 /** The session name a Session parameter holds: text (node version 1) or a picker value (version 2 on). */
@@ -109,4 +112,20 @@ export async function whileActive(
 	// The first failure is the one to read.
 	if (failure) throw failure;
 	expect(deactivated.status).toBe(200);
+}
+
+/** The OpenAI credential the AI example links by name, pointing at the scripted OpenAI server; returns its id. */
+export async function createFakeOpenAiCredential(
+	n8n: N8nInstance,
+	fakeOpenAi: FakeOpenAi,
+): Promise<string> {
+	const openAi = await n8n.api.post('/credentials', {
+		name: CREDENTIAL_NAMES.openAiApi,
+		type: 'openAiApi',
+		data: { apiKey: 'dummy-openai-key', url: fakeOpenAi.baseUrl, header: false },
+	});
+	if (openAi.status !== 200) {
+		throw new Error(`Creating the OpenAI credential failed: ${JSON.stringify(openAi.data)}`);
+	}
+	return String(openAi.data.id);
 }

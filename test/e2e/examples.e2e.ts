@@ -27,7 +27,9 @@ import {
 } from './e2e-helpers.cts';
 import * as runs from './example-runs.cts';
 import {
+	createFakeOpenAiCredential,
 	CREDENTIAL_NAMES,
+	FILES_FOLDER_PLACEHOLDER,
 	firstItems,
 	importExample,
 	outcome,
@@ -49,8 +51,6 @@ import {
 } from './workflows.cts';
 import type { WorkflowJson } from './workflows.cts';
 
-/** Where the download example writes: n8n's only writable folder by default, in its Docker image. */
-const FILES_FOLDER_PLACEHOLDER = '/home/node/.n8n-files';
 const OUR_TYPES = [ACTION_TYPE, TRIGGER_TYPE, TOOL_TYPE];
 /** n8n's own nodes the examples use at a version n8n 1.x does not have (NEEDS_N8N_2X.exampleNodeVersions). */
 const NEWER_THAN_N8N_1X: Record<string, number> = {
@@ -79,15 +79,7 @@ beforeAll(async () => {
 		apiKey: simulator.apiKey,
 	});
 	credentialIds[CREDENTIAL_TYPE] = gateway.id;
-	const openAi = await n8n.api.post('/credentials', {
-		name: CREDENTIAL_NAMES.openAiApi,
-		type: 'openAiApi',
-		data: { apiKey: 'dummy-openai-key', url: fakeOpenAi.baseUrl, header: false },
-	});
-	if (openAi.status !== 200) {
-		throw new Error(`Creating the OpenAI credential failed: ${JSON.stringify(openAi.data)}`);
-	}
-	credentialIds.openAiApi = String(openAi.data.id);
+	credentialIds.openAiApi = await createFakeOpenAiCredential(n8n, fakeOpenAi);
 }, 300_000);
 
 afterAll(async () => {

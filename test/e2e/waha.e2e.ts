@@ -12,9 +12,23 @@ import type { IDataObject } from 'n8n-workflow';
 import { wahaOperations } from '../../nodes/shared/gateways/waha/operations';
 import { judgeWaha, SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { activate, allExecutions, binaryContent, createCredential, until } from './e2e-helpers.cts';
+import { avatarPng } from '../simulator/png.cts';
+import { startFakeOpenAi } from '../support/fake-openai.cts';
+import type { FakeOpenAi } from '../support/fake-openai.cts';
 import {
+	activate,
+	allExecutions,
+	binaryContent,
+	createCredential,
+	filesIn,
+	removeFolder,
+	scratchFolder,
+	until,
+} from './e2e-helpers.cts';
+import {
+	createFakeOpenAiCredential,
 	CREDENTIAL_NAMES,
+	FILES_FOLDER_PLACEHOLDER,
 	finishedExecutions,
 	firstItems,
 	importExample,
@@ -30,9 +44,17 @@ import {
 	refusedRequests,
 	runEveryOperation,
 } from './gateway-choice.cts';
+import { executeWorkflow } from './n8n-cli.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
-import { CREDENTIAL_TYPE, echoBotWorkflow, readExample } from './workflows.cts';
+import {
+	ACTION_TYPE,
+	CREDENTIAL_TYPE,
+	echoBotWorkflow,
+	exampleFileNames,
+	readExample,
+} from './workflows.cts';
+import type { WorkflowJson } from './workflows.cts';
 
 const CONNECTED = SEED.instances.connected.name;
 const PAIRING = SEED.instances.pairing.name;
@@ -49,24 +71,32 @@ let simulator: Simulator;
 /** Evolution API v2's simulator: a gateway that is not WAHA (its unknown routes answer 404). */
 let otherGateway: Simulator;
 let n8n: N8nInstance;
+let fakeOpenAi: FakeOpenAi;
+/** Where the download example writes. */
+let filesFolder: string;
 const credentialIds: Record<string, string> = {};
 
 beforeAll(async () => {
 	simulator = await startSimulator({ gateway: 'waha' });
 	otherGateway = await startSimulator({ gateway: 'evolution-v2' });
-	n8n = await startN8n();
+	filesFolder = scratchFolder('n8n-mg-waha-files-');
+	n8n = await startN8n({ env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder } });
 	const credential = await createCredential(n8n, CREDENTIAL_NAMES[CREDENTIAL_TYPE], {
 		gateway: 'waha',
 		baseUrl: simulator.url,
 		apiKey: simulator.apiKey,
 	});
 	credentialIds[CREDENTIAL_TYPE] = credential.id;
+	fakeOpenAi = await startFakeOpenAi();
+	credentialIds.openAiApi = await createFakeOpenAiCredential(n8n, fakeOpenAi);
 }, 300_000);
 
 afterAll(async () => {
 	await n8n?.stop();
 	await simulator?.stop();
 	await otherGateway?.stop();
+	await fakeOpenAi?.stop();
+	if (filesFolder) removeFolder(filesFolder);
 });
 
 beforeEach(() => simulator.reset());
@@ -83,9 +113,14 @@ const refusedByWaha = () => refusedRequests(simulator, judgeWaha);
 
 const sendTextRequests = () => simulator.requestsTo('/api/sendText', 'POST');
 
-/** The example as a user imports it, with its Session set and its credential the WAHA one. */
+/** The example as a user imports it, with its Session (and download folder) set and its credential the WAHA one. */
 async function importedExample(file: string, session: string): Promise<string> {
-	return await importExample(n8n, withSession(readExample(file), session), credentialIds);
+	const imported = JSON.parse(
+		JSON.stringify(withSession(readExample(file), session))
+			.split(FILES_FOLDER_PLACEHOLDER)
+			.join(filesFolder),
+	) as WorkflowJson;
+	return await importExample(n8n, imported, credentialIds);
 }
 
 /** Gives the session another tool's webhook, as WAHA's dashboard or API would. */
@@ -139,6 +174,18 @@ describe("the credential test on WAHA, through n8n's own endpoint", () => {
 });
 
 describe('the example workflows on WAHA, unchanged', () => {
+	it('covers every example file', () => {
+		const covered = [
+			'ai-agent-whatsapp.json',
+			'approval-request.json',
+			'bulk-send.json',
+			'download-media.json',
+			'echo-bot.json',
+			'qr-login.json',
+		];
+		expect(exampleFileNames()).toEqual(covered);
+	});
+
 	it('echo-bot.json: adds its own signed webhook beside another, answers a message once, removes only its own', async () => {
 		await addCrmWebhook(CONNECTED);
 		const workflowId = await importedExample('echo-bot.json', CONNECTED);
@@ -268,6 +315,79 @@ describe('the example workflows on WAHA, unchanged', () => {
 			);
 			expect(servedPng.subarray(0, 8)).toEqual(Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'));
 		});
+		expect(refusedByWaha()).toEqual([]);
+	});
+
+	it('bulk-send.json: one text per recipient on WAHA, the wait between them kept', async () => {
+		const workflowId = await importedExample('bulk-send.json', CONNECTED);
+
+		const run = await executeWorkflow(n8n, workflowId);
+
+		expect(run.data.resultData.error).toBeUndefined();
+		const recipients = firstItems(run.data.resultData.runData, 'Recipients');
+		expect(recipients.length).toBeGreaterThan(1);
+		const sent = sendTextRequests();
+		expect(sent.map((request) => request.body)).toEqual(
+			recipients.map(({ json }) => ({
+				session: CONNECTED,
+				chatId: `${String(json.number).replace(/\D/g, '')}@c.us`,
+				text: `Hi ${json.name}! Our shop opens at 9 am tomorrow. See you there!`,
+			})),
+		);
+		const send = readExample('bulk-send.json').nodes.find((node) => node.type === ACTION_TYPE);
+		const waitMs = (send?.parameters.options as IDataObject).waitBetweenItems as number;
+		expect(waitMs).toBeGreaterThan(0);
+		// Timers may fire a millisecond early; anything shorter would mean no wait at all.
+		for (const [index, request] of sent.slice(1).entries())
+			expect(request.at - sent[index].at).toBeGreaterThanOrEqual(waitMs - 5);
+		expect(refusedByWaha()).toEqual([]);
+	});
+
+	it('download-media.json: only the photo is downloaded from WAHA and written, byte for byte', async () => {
+		const workflowId = await importedExample('download-media.json', CONNECTED);
+		const photo = avatarPng([200, 40, 90], 24);
+
+		await whileActive(n8n, workflowId, async () => {
+			await simulator.injectInboundMessage({ from: BRUNO.number, text: 'no file here' });
+			const image = await simulator.injectInboundMessage({
+				from: ALICE.number,
+				media: { mimetype: 'image/png', base64: photo.toString('base64'), caption: 'receipt' },
+			});
+			const executions = await finishedExecutions(n8n, workflowId, 2);
+			expect(executions.map(outcome)).toEqual(['success', 'success']);
+			expect(filesIn(filesFolder)).toEqual([
+				{ path: `media-${image.shortId}.png`, content: photo },
+			]);
+		});
+		expect(refusedByWaha()).toEqual([]);
+	});
+
+	it('ai-agent-whatsapp.json: the agent answers through the WAHA tool, quoting the customer', async () => {
+		const workflowId = await importedExample('ai-agent-whatsapp.json', CONNECTED);
+		const script = {
+			toolArguments: { message: 'We open at 9 am tomorrow. See you!', quoteCustomer: true },
+			finalText: 'I told the customer we open at 9 am, quoting their question.',
+		};
+		fakeOpenAi.script(script);
+
+		let questionId = '';
+		await whileActive(n8n, workflowId, async () => {
+			questionId = (
+				await simulator.injectInboundMessage({ from: ALICE.number, text: 'When do you open?' })
+			).id;
+			const [execution] = await finishedExecutions(n8n, workflowId, 1);
+			expect(outcome(execution)).toBe('success');
+			expect(firstItems(runDataOf(execution), 'AI Agent')[0].json.output).toBe(script.finalText);
+		});
+		// The tool sent what the model asked for, to the customer who wrote, quoting the question.
+		expect(sendTextRequests().map((request) => request.body)).toEqual([
+			{
+				session: CONNECTED,
+				chatId: ALICE.chatId,
+				text: script.toolArguments.message,
+				reply_to: questionId,
+			},
+		]);
 		expect(refusedByWaha()).toEqual([]);
 	});
 
