@@ -25,7 +25,13 @@ import { classifyChat, toChatId, toNumber } from '../../identifiers';
 import { isBlank } from '../../values';
 import type { GatewayOperation } from '../index';
 import { checkExists } from './contacts';
-import { postWahaSend, readWahaReplyTo, sendAfterDelay, wahaSentOutput } from './send-helpers';
+import {
+	postWahaSend,
+	readWahaReplyTo,
+	sendAfterDelay,
+	showPresenceAndWait,
+	wahaSentOutput,
+} from './send-helpers';
 
 /** A file as WAHA's send bodies take it: `{mimetype, filename?, url}` or `{mimetype, filename?, data}` (base64). */
 function wahaFile(file: MediaFile, mimetype: string, filename?: string): IDataObject {
@@ -60,21 +66,29 @@ async function sendText(this: IExecuteFunctions, itemIndex: number) {
 	const request = sendTextOperation.readSendText.call(this, itemIndex);
 	const replyTo = readWahaReplyTo.call(this, itemIndex, readOptions.call(this, itemIndex));
 	const chatId = await wahaRecipient.call(this, request, itemIndex);
-	const body: IDataObject = { text: request.text };
-	if (replyTo !== undefined) body.reply_to = replyTo;
-	if (request.linkPreview !== undefined) body.linkPreview = request.linkPreview;
-	const mentions = request.mentioned.map((number) => `${number}@c.us`);
-	if (request.mentionEveryone) mentions.unshift('all');
-	if (mentions.length > 0) body.mentions = mentions;
 	// The number checked first may be known by another chat ID (a Brazilian one without its 9th digit).
-	return await sendAfterDelay.call(
+	const chat = classifyChat(chatId) ?? request.chat;
+	// Split Into Messages: each part after its own typing; the reply goes with the first.
+	return await sendTextOperation.sendTextInParts.call(
 		this,
-		'/api/sendText',
-		request.session,
-		classifyChat(chatId) ?? request.chat,
-		{ delay: request.delay, presence: request.presence },
-		body,
+		request,
 		itemIndex,
+		async (part, index) => {
+			const body: IDataObject = { text: part.text };
+			if (replyTo !== undefined && index === 0) body.reply_to = replyTo;
+			if (part.linkPreview !== undefined) body.linkPreview = part.linkPreview;
+			const mentions = part.mentioned.map((number) => `${number}@c.us`);
+			if (part.mentionEveryone) mentions.unshift('all');
+			if (mentions.length > 0) body.mentions = mentions;
+			await showPresenceAndWait.call(
+				this,
+				request.session,
+				chat,
+				{ delay: part.delay, presence: part.presence },
+				itemIndex,
+			);
+			return await postWahaSend.call(this, '/api/sendText', request.session, chat, body, itemIndex);
+		},
 	);
 }
 
