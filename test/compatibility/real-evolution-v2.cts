@@ -18,6 +18,21 @@
  * validation. With the webhook part on (the default), a real delivery (connection.update, after
  * connect) is recorded by a local listener and its envelope and headers are compared with the
  * simulator's. Instances the script makes on the server are logged out and deleted at the end.
+ *
+ * A real 2.3.6 offline (measured on a 2-core machine with only the npm and Debian registries; ~2 min):
+ * take EvolutionAPI/evolution-api at tag 2.3.6, delete its package-lock.json (it pins a package the
+ * registry lacks), add `"overrides": {"libsignal": "6.0.0"}` and `npm install --ignore-scripts`. Prisma
+ * would download native engines: in `prisma/postgresql-schema.prisma`'s generator set
+ * `previewFeatures = ["driverAdapters"]` and `engineType = "client"`, run `prisma generate` with
+ * PRISMA_SCHEMA_ENGINE_BINARY and PRISMA_QUERY_ENGINE_LIBRARY set to /bin/true, install
+ * `@prisma/adapter-pg` at @prisma/client's version and pass `new PrismaPg({connectionString})` to the
+ * client in `src/api/repository/repository.service.ts`. Give it a PostgreSQL (Debian's, a private
+ * cluster on 127.0.0.1, run as the postgres user) with `prisma/postgresql-migrations/*` applied in name
+ * order, build with `npx tsup`, and start `dist/main.js` with `.env` from `.env.example`
+ * (DATABASE_CONNECTION_URI, CACHE_REDIS_ENABLED=false, CACHE_LOCAL_ENABLED=true,
+ * TELEMETRY_ENABLED=false, AUTHENTICATION_API_KEY). It listens on every interface: bind it to
+ * 127.0.0.1 (a preload wrapping net.Server.prototype.listen). With no WhatsApp login it shows routing,
+ * validation, instance bookkeeping and webhook deliveries, not sends.
  */
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';

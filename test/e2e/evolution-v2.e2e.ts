@@ -6,7 +6,6 @@
  * the gateway passes 2.3.6's own validation.
  */
 import axios from 'axios';
-import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
@@ -159,7 +158,13 @@ describe('the example workflows on Evolution API v2, unchanged', () => {
 			expect(reply.path).toBe(`/message/sendText/${CONNECTED}`);
 			expect(reply.body).toEqual({ number: ALICE.number, text: 'Echo: hello v2' });
 			// The bot's own echo comes back as a delivery and must not be echoed again.
-			await sleep(1500);
+			await until('the delivery of our own echo', 10_000, async () =>
+				simulator.deliveries.find(
+					(delivery) =>
+						(delivery.body?.data?.key as IDataObject | undefined)?.fromMe === true &&
+						delivery.status === 200,
+				),
+			);
 			expect(sendTextRequests()).toHaveLength(1);
 			expect(await allExecutions(n8n, workflowId)).toHaveLength(1);
 		});

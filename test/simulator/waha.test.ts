@@ -723,11 +723,18 @@ describe('waha gateway (WAHA 2026.x)', () => {
 			customHeaders: [{ name: 'X-Tenant', value: 'acme' }],
 		});
 
-		/** PUT the session's config; the restart's session.status deliveries are waited for and cleared. */
+		/**
+		 * PUT the session's config; the restart's session.status deliveries (STOPPED, STARTING,
+		 * WORKING, to each new webhook that takes them) are waited for and cleared.
+		 */
 		async function configure(config: Record<string, unknown>) {
+			const before = sim.deliveries.length;
 			const response = await api().put(`/api/sessions/${SESSION}`, { config });
 			expect(response.status).toBe(200);
-			await sleep(100);
+			const statusTakers = ((config.webhooks ?? []) as Array<{ events: string[] }>).filter(
+				(webhook) => webhook.events.includes('session.status') || webhook.events.includes('*'),
+			);
+			await sim.waitForDeliveries(before + 3 * statusTakers.length);
 			sim.clearLogs();
 			orders.received.length = 0;
 			support.received.length = 0;
