@@ -8,10 +8,11 @@ import type { INodeParameters } from 'n8n-workflow';
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { EVOLUTION_V2_SEED as SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
-import { fromList, outputJson, runGateway } from '../support/gateway-node.cts';
+import { fromList } from '../support/gateway-node.cts';
 import { addSenders } from '../support/senders.cts';
 import { runListSearch } from '../support/load-options.cts';
-import type { ListSearchMethod, ListSearchOptions } from '../support/load-options.cts';
+import type { ListSearchMethod } from '../support/load-options.cts';
+import { gatewayPickers } from '../support/gateway-pickers.cts';
 import { EVOLUTION_V2_KEY, useScriptedEvolutionV2 } from '../support/scripted-evolution-v2.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -21,21 +22,12 @@ const { aliceImage, bakeryDocument, hikersQuestion, thanksToBruno } = SEED.messa
 
 const v2 = useSimulator({ gateway: 'evolution-v2' });
 
-async function search(method: ListSearchMethod, options: Partial<ListSearchOptions> = {}) {
-	return await runListSearch(v2, method, {
-		...options,
-		parameters: options.parameters ?? { session: SESSION },
-		gateway: 'evolutionV2',
-	});
-}
-
-/** Every request the simulator received passed 2.3.6's own validation. */
-function expectAllAccepted(): void {
-	expect(v2.requests.length).toBeGreaterThan(0);
-	expect(v2.requests.map((request) => checkEvolutionV2(request).outcome)).toEqual(
-		v2.requests.map(() => 'accepted'),
-	);
-}
+const { search, expectAllAccepted, pickAndRun } = gatewayPickers(
+	v2,
+	'evolutionV2',
+	SESSION,
+	checkEvolutionV2,
+);
 
 describe('pickers on Evolution API v2: what each lists, from which route', () => {
 	it.each<[ListSearchMethod, string, string, unknown, string[]]>([
@@ -161,24 +153,6 @@ describe('pickers on Evolution API v2: what each lists, from which route', () =>
 });
 
 describe('the values picked on Evolution API v2 are what the operations take', () => {
-	async function pickAndRun(
-		method: ListSearchMethod,
-		filter: string,
-		run: (value: string) => INodeParameters,
-	) {
-		const { results } = await search(method, { filter });
-		expect(results).toHaveLength(1);
-		v2.clearLogs();
-		const result = await runGateway(
-			v2,
-			{ session: SESSION, ...run(String(results[0].value)) },
-			{ gateway: 'evolutionV2' },
-		);
-		expect(result.error?.message).toBeUndefined();
-		expectAllAccepted();
-		return { value: String(results[0].value), output: outputJson(result) };
-	}
-
 	it.each<[string, ListSearchMethod, string, (value: string) => INodeParameters, string]>([
 		[
 			'a chat, in Chat → Get Many’s Chats filter',

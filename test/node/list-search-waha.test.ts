@@ -11,7 +11,8 @@ import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
 import { fromList, outputJson, runGateway } from '../support/gateway-node.cts';
 import { runListSearch } from '../support/load-options.cts';
-import type { ListSearchMethod, ListSearchOptions } from '../support/load-options.cts';
+import type { ListSearchMethod } from '../support/load-options.cts';
+import { gatewayPickers } from '../support/gateway-pickers.cts';
 import { startScriptedServer } from '../support/scripted-server.cts';
 import type { ScriptedServer } from '../support/scripted-server.cts';
 import { WAHA_KEY, wahaRequestOf } from '../support/scripted-waha.cts';
@@ -22,22 +23,7 @@ const { hikers, team } = SEED.groups;
 
 const waha = useSimulator({ gateway: 'waha' });
 
-async function search(method: ListSearchMethod, options: Partial<ListSearchOptions> = {}) {
-	return await runListSearch(waha, method, {
-		...options,
-		parameters: options.parameters ?? { session: SESSION },
-		gateway: 'waha',
-	});
-}
-
-/** Every request the simulator received is WAHA's (its OpenAPI accepts it) and had the key. */
-function expectAllAccepted(): void {
-	expect(waha.requests.length).toBeGreaterThan(0);
-	expect(waha.requests.map((request) => checkWaha(request).outcome)).toEqual(
-		waha.requests.map(() => 'accepted'),
-	);
-	expect(waha.requests.map((request) => request.auth)).toEqual(waha.requests.map(() => 'valid'));
-}
+const { search, expectAllAccepted, pickAndRun } = gatewayPickers(waha, 'waha', SESSION, checkWaha);
 
 describe('pickers on WAHA: what each lists, from which route', () => {
 	it.each<[ListSearchMethod, string, Record<string, unknown>, string[]]>([
@@ -225,24 +211,6 @@ describe('pickers on WAHA: pages and answers of other engines (scripted)', () =>
 });
 
 describe('the values picked on WAHA are what the operations take', () => {
-	async function pickAndRun(
-		method: ListSearchMethod,
-		filter: string,
-		run: (value: string) => INodeParameters,
-	) {
-		const { results } = await search(method, { filter });
-		expect(results).toHaveLength(1);
-		waha.clearLogs();
-		const result = await runGateway(
-			waha,
-			{ session: SESSION, ...run(String(results[0].value)) },
-			{ gateway: 'waha' },
-		);
-		expect(result.error?.message).toBeUndefined();
-		expectAllAccepted();
-		return { value: String(results[0].value), output: outputJson(result) };
-	}
-
 	it.each<[string, ListSearchMethod, string, (value: string) => INodeParameters, string]>([
 		[
 			'a contact, in Contact → Get',
