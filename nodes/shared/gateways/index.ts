@@ -1,4 +1,6 @@
+import type { BurstMessage } from '../../MessagingGateway/helpers/bursts';
 import type {
+	IBinaryData,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -71,4 +73,27 @@ export interface InstanceRequest {
 	route: string;
 	body?: IDataObject;
 	qs?: IDataObject;
+}
+
+/**
+ * A chat's message history as a gateway keeps it, for Combine Rapid Messages: pages newest first
+ * (the session's own messages included, marked `fromMe`), and a message's file.
+ */
+export interface ChatHistory {
+	page: (
+		this: IExecuteFunctions,
+		session: string,
+		chatId: string,
+		offset: number,
+		limit: number,
+		itemIndex: number,
+	) => Promise<BurstMessage[]>;
+	mediaFile: (
+		this: IExecuteFunctions,
+		session: string,
+		message: BurstMessage,
+		itemIndex: number,
+	) => Promise<IBinaryData>;
+	/** What to check when a message the trigger received is not in the history. */
+	missingHint: string;
 }

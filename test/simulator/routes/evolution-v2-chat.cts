@@ -315,7 +315,9 @@ function findMessages(context: RequestContext, instance: Instance) {
 	const where = whereOf(body);
 	const key = isObject(where.key) ? where.key : {};
 	const span = timestampSpan(where);
+	// Newest first; within one second, the later stored first (as a backward index scan gives them).
 	const records = [...instance.messages.values()]
+		.reverse()
 		.filter((message) => !message.revoked)
 		.map((message) => messageRecord(instance, message, context.core.baseUrl))
 		.filter((record) => {

@@ -18,6 +18,7 @@ import * as sendList from './sendList.operation';
 import * as markAsRead from './markAsRead.operation';
 import * as deleteForEveryone from './deleteForEveryone.operation';
 import * as edit from './edit.operation';
+import * as combineRapid from './combineRapid.operation';
 
 /** The operations of this resource by value, for the router. */
 export const operations = {
@@ -39,6 +40,7 @@ export const operations = {
 	markAsRead,
 	deleteForEveryone,
 	edit,
+	combineRapid,
 };
 
 export const description: INodeProperties[] = [
@@ -49,6 +51,13 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
+			{
+				name: 'Combine Rapid Messages',
+				value: 'combineRapid',
+				description:
+					"Wait until the person stops writing, then go on once with all the messages they sent in a row (texts joined, each message, media as binary); the other messages' executions end without output",
+				action: 'Combine rapid messages into one turn',
+			},
 			{
 				name: 'Delete for Everyone',
 				value: 'deleteForEveryone',
@@ -189,4 +198,5 @@ export const description: INodeProperties[] = [
 	...markAsRead.description,
 	...deleteForEveryone.description,
 	...edit.description,
+	...combineRapid.description,
 ];

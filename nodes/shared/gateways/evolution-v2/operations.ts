@@ -35,6 +35,8 @@ import * as sendSticker from '../../../MessagingGateway/actions/message/sendStic
 import * as sendText from '../../../MessagingGateway/actions/message/sendText.operation';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { combineRapidWith } from '../../../MessagingGateway/actions/message/combineRapid.operation';
+
 import { messageKey, readQuoted } from '../../../MessagingGateway/helpers/instance-send';
 import { fullIdFromKey, responseObject } from '../../../MessagingGateway/helpers/message';
 import { toChatId, toNumber } from '../../identifiers';
@@ -42,6 +44,7 @@ import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayOperations } from '../index';
 import { evolutionV2AccountOperations } from './account';
 import { evolutionV2InteractiveSends } from './interactive';
+import { evolutionV2History } from './history';
 import { evolutionV2Reads } from './reads';
 import { keyForV2 } from './send-bodies';
 
@@ -139,6 +142,7 @@ export const evolutionV2Operations: GatewayOperations = {
 		'message.sendText': sendText.execute,
 		// v2's own routes and answers, read into the outputs the node documents.
 		...evolutionV2Reads,
+		'message.combineRapid': combineRapidWith(evolutionV2History),
 		...evolutionV2AccountOperations,
 		...evolutionV2InteractiveSends,
 	},

@@ -229,6 +229,11 @@ function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataObject {
 	};
 }
 
+/** A message WAHA lists (its WAMessage) in the simplified fields the trigger gives it. */
+export function wahaMessageFields(message: IDataObject, session: string): IDataObject {
+	return simplifiedMessage('message', { event: 'message', session, payload: message });
+}
+
 /** Evolution's connection states for WAHA's session statuses. */
 function connectionState(status: unknown): string | null {
 	if (status === 'WORKING') return 'open';

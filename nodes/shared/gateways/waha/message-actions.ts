@@ -86,37 +86,18 @@ async function deleteForEveryone(
 }
 
 /**
- * `GET /api/{session}/chats/{chatId}/messages/{messageId}?downloadMedia=true`, then the file at
- * the message's `media.url` (the API key goes only to WAHA's own file route on the Base URL's
- * origin). WAHA finds a message by its chat, so the full ID is needed, and it serves the file as
- * received (no conversion to MP4).
+ * A media message's file: `GET …/messages/{messageId}?downloadMedia=true`, then the file at its
+ * `media.url` (the API key goes only to WAHA's own file route on the Base URL's origin).
  */
-async function downloadMedia(
+export async function wahaMessageFile(
 	this: IExecuteFunctions,
+	session: string,
+	messageId: FullMessageId,
 	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const request = downloadMediaOperation.readDownloadMedia.call(this, itemIndex);
-	const raw = this.getNodeParameter('messageId', itemIndex);
-	if (!/^(true|false)_/.test(String(raw).trim())) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`Message ID must be the full ID of the message on WAHA, like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${String(raw).trim()}")`,
-			'WAHA finds a message by its chat: map the full ID (field ID or Message ID) the trigger, Get or a send operation output.',
-		);
-	}
-	const messageId = parseFullMessageId.call(this, raw, 'Message ID', itemIndex);
-	if (request.convertToMp4) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Convert Audio to MP4 is not available on WAHA: it serves the file as it was received',
-			'Turn off Convert Audio to MP4; voice notes come as OGG/Opus (audio/ogg).',
-		);
-	}
+): Promise<{ data: Buffer; mimetype: string; fileName: string }> {
 	const message = expectObject.call(
 		this,
-		await gatewayApiRequest.call(this, 'GET', messagePath(request.session, messageId), {
+		await gatewayApiRequest.call(this, 'GET', messagePath(session, messageId), {
 			qs: { downloadMedia: true },
 			itemIndex,
 		}),
@@ -144,14 +125,50 @@ async function downloadMedia(
 		(typeof media?.filename === 'string' && media.filename) ||
 		file.fileName ||
 		`${messageId.id}.${extensionForMimeType(mimetype)}`;
-	const binary = await this.helpers.prepareBinaryData(file.data, fileName, mimetype);
+	return { data: file.data, mimetype, fileName };
+}
+
+/**
+ * Download Media on WAHA: the file of `wahaMessageFile`. WAHA finds a message by its chat, so the
+ * full ID is needed, and it serves the file as received (no conversion to MP4).
+ */
+async function downloadMedia(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = downloadMediaOperation.readDownloadMedia.call(this, itemIndex);
+	const raw = this.getNodeParameter('messageId', itemIndex);
+	if (!/^(true|false)_/.test(String(raw).trim())) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Message ID must be the full ID of the message on WAHA, like false_5511999999999@c.us_3EB0C767D26A1D3BB2F1 (got "${String(raw).trim()}")`,
+			'WAHA finds a message by its chat: map the full ID (field ID or Message ID) the trigger, Get or a send operation output.',
+		);
+	}
+	const messageId = parseFullMessageId.call(this, raw, 'Message ID', itemIndex);
+	if (request.convertToMp4) {
+		throw fieldError.call(
+			this,
+			itemIndex,
+			'Convert Audio to MP4 is not available on WAHA: it serves the file as it was received',
+			'Turn off Convert Audio to MP4; voice notes come as OGG/Opus (audio/ogg).',
+		);
+	}
+	const { data, mimetype, fileName } = await wahaMessageFile.call(
+		this,
+		request.session,
+		messageId,
+		itemIndex,
+	);
+	const binary = await this.helpers.prepareBinaryData(data, fileName, mimetype);
 	const json: IDataObject = {
 		messageId: messageId.serialized,
 		mimetype,
 		fileName,
-		fileLength: file.data.length,
+		fileLength: data.length,
 	};
-	if (request.keepBase64) json.base64 = file.data.toString('base64');
+	if (request.keepBase64) json.base64 = data.toString('base64');
 	return [{ json, binary: { [request.binaryPropertyName]: binary } }];
 }
 

@@ -4,7 +4,9 @@
  */
 import * as getMessage from '../../../MessagingGateway/actions/message/get.operation';
 import * as react from '../../../MessagingGateway/actions/message/react.operation';
+import { combineRapidWith } from '../../../MessagingGateway/actions/message/combineRapid.operation';
 import type { GatewayOperation } from '../index';
+import { wahaHistory } from './history';
 import { wahaMessageActions } from './message-actions';
 import { wahaSends } from './sends';
 
@@ -13,6 +15,7 @@ export const wahaMessageOperations: Record<string, GatewayOperation> = {
 	// chatId + session on WAHA: see transport/body-style.ts), and answers read as they are.
 	'message.react': react.execute,
 	'message.get': getMessage.execute,
+	'message.combineRapid': combineRapidWith(wahaHistory),
 	...wahaSends,
 	...wahaMessageActions,
 };

@@ -1,0 +1,71 @@
+/**
+ * A chat's history on Evolution API v2 (2.3.6) for Combine Rapid Messages: findMessages by the
+ * chat's JID, newest first (`page` counts from 1, `offset` is the page size), and a message's
+ * file from getBase64FromMediaMessage.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
+import type { BurstMessage } from '../../../MessagingGateway/helpers/bursts';
+import { expectList } from '../../../MessagingGateway/helpers/responses';
+import { textOf } from '../../message-text';
+import { asObject } from '../../values';
+import type { ChatHistory } from '../index';
+import { messageFromV2, searchV2 } from './reads';
+
+/** A row of findMessages in the fields the trigger gives a message. */
+function burstMessageFromV2(record: IDataObject): BurstMessage {
+	const message = messageFromV2(record, true);
+	const key = asObject(record.key) ?? {};
+	const chatId = String(message.chatId);
+	const media = asObject(message.media);
+	return {
+		messageId: String(message.id),
+		shortId: textOf(key.id) ?? '',
+		chatId,
+		fromMe: message.fromMe === true,
+		timestamp: Number(record.messageTimestamp ?? 0),
+		sender: (message.participant as string | null) ?? (message.fromMe ? null : chatId),
+		pushName: textOf(record.pushName) ?? null,
+		text: typeof message.body === 'string' ? message.body : '',
+		messageType: textOf(record.messageType) ?? null,
+		hasMedia: message.hasMedia === true,
+		mimetype: textOf(media?.mimetype) ?? null,
+		raw: record,
+	};
+}
+
+export const evolutionV2History: ChatHistory = {
+	async page(session, chatId, offset, limit, itemIndex) {
+		const answer = await searchV2.call(
+			this,
+			'findMessages',
+			session,
+			{
+				where: { key: { remoteJid: chatId.replace(/@c\.us$/, '@s.whatsapp.net') } },
+				page: Math.floor(offset / limit) + 1,
+				offset: limit,
+			},
+			itemIndex,
+		);
+		return expectList.call(this, answer, 'messages.records', itemIndex).map(burstMessageFromV2);
+	},
+	async mediaFile(this: IExecuteFunctions, session, message, itemIndex) {
+		const answer = await downloadMediaOperation.requestMediaBase64.call(
+			this,
+			session,
+			message.shortId,
+			false,
+			itemIndex,
+		);
+		const { binary } = await downloadMediaOperation.mediaAnswerAsBinary.call(
+			this,
+			answer,
+			message.shortId,
+			itemIndex,
+		);
+		return binary;
+	},
+	missingHint:
+		'Evolution API v2 must store messages: keep DATABASE_SAVE_DATA_NEW_MESSAGE on (its default) and put Combine Rapid Messages right after the trigger.',
+};
