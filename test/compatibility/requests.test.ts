@@ -87,7 +87,13 @@ function nodeOperations(): Map<string, string> {
 	}
 	return operations;
 }
-const NODE_OPERATIONS = nodeOperations();
+/**
+ * Operations that are not one request but a procedure over a gateway's reads: Combine Rapid
+ * Messages waits, then reads a chat's history page by page (test/node/combine-rapid.test.ts runs it
+ * on each gateway and judges every request it sends by that gateway's validation).
+ */
+const PROCEDURES = new Set(['message.combineRapid']);
+const NODE_OPERATIONS = new Map([...nodeOperations()].filter(([key]) => !PROCEDURES.has(key)));
 
 /** A case for `resource.operation` with its usual fields and the variants that change the request. */
 function op(

@@ -225,6 +225,13 @@ describe.each(GATEWAYS)('Combine Rapid Messages on %s', (gateway) => {
 		30_000,
 	);
 
+	it("the session's own message (the bot's reply) ends without output and without a request", async () => {
+		const result = await combine(gateway, `true_${PEOPLE[0].chatId}_3EB0C767D26A1D3BB2F1`);
+		expect(result.error?.message).toBeUndefined();
+		expect(result.outputs[0] ?? []).toEqual([]);
+		expect(simulator.requests).toEqual([]);
+	});
+
 	it('a message missing from the history fails with what to check, after reading it again', async () => {
 		const missing = `false_${PEOPLE[0].chatId}_3EB0AAAAAAAAAAAAAAAA`;
 		const result = await combine(gateway, missing);
@@ -259,13 +266,6 @@ describe('Combine Rapid Messages: what it refuses before any request', () => {
 			{ silenceSeconds: 5, options: { maxWaitSeconds: 5 } },
 			alice,
 			/Maximum Wait \(Seconds\) must be longer than the Silence Time/,
-		],
-		[
-			"the session's own message",
-			'waha' as const,
-			{},
-			`true_${PEOPLE[0].chatId}_3EB0C767D26A1D3BB2F1`,
-			/not one of the session's own/,
 		],
 		[
 			'a message ID that is not a full one',

@@ -139,14 +139,6 @@ export function readCombineRapid(this: IExecuteFunctions, itemIndex: number): Co
 		'Message ID',
 		itemIndex,
 	);
-	if (messageId.fromMe) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`Message ID must be a message the person sent, not one of the session's own (got "${messageId.serialized}")`,
-			"Turn on the trigger's Ignore Own Messages option, so only the person's messages reach this node.",
-		);
-	}
 	const silenceSeconds = integerFrom.call(
 		this,
 		this.getNodeParameter('silenceSeconds', itemIndex, DEFAULT_SILENCE_SECONDS),
@@ -358,6 +350,8 @@ export function combineRapidWith(history: ChatHistory) {
 		itemIndex: number,
 	): Promise<INodeExecutionData[]> {
 		const request = readCombineRapid.call(this, itemIndex);
+		// The session's own messages (the bot's replies) are in no person's turn.
+		if (request.messageId.fromMe) return [];
 		const waitUntil = runStart.call(this) + request.rule.silenceSeconds * 1000;
 		const remaining = waitUntil - Date.now();
 		if (remaining > 0) await sleep(remaining);
