@@ -147,6 +147,34 @@ function fromAiFieldsOf(node: INode): Record<string, FromAiField> {
 }
 
 const CASES: Record<string, ExampleCase> = {
+	'ai-whatsapp-assistant.json': {
+		session: CONNECTED,
+		// Combine Rapid Messages reads the chat's history, which the Messaging Gateway API keeps
+		// none of: the run stops there, saying so, before OpenAI or the customer hears anything.
+		// test/e2e/assistant.e2e.ts runs the example on WAHA, turn by turn.
+		run: async (workflowId) => {
+			const completions = fakeOpenAi.completions.length;
+			await whileActive(workflowId, async () => {
+				await simulator.injectInboundMessage({ from: ALICE.number, text: 'Any sourdough today?' });
+				const [execution] = await finishedExecutions(workflowId, 1);
+				expect(outcome(execution)).toMatch(
+					/^error: Combine Rapid Messages is not available on the Messaging Gateway API/,
+				);
+				expect(Object.keys(runDataOf(execution))).toEqual(['On Message', 'Combine Rapid Messages']);
+			});
+			expect(sendTextRequests()).toEqual([]);
+			expect(fakeOpenAi.completions).toHaveLength(completions);
+			expect(fakeOpenAi.transcriptions).toEqual([]);
+			expect(fakeOpenAi.imageAnalyses).toEqual([]);
+		},
+		// n8n 1.x has no AI Agent 3.1: the workflow cannot be activated, and nothing is sent.
+		on1x: async (workflowId) => {
+			await expect(activate(n8n, workflowId)).rejects.toThrow(
+				/^Activation failed: 400 .*Cannot read properties of undefined \(reading 'execute'\)/,
+			);
+			expect(sendTextRequests()).toEqual([]);
+		},
+	},
 	'approval-request.json': {
 		session: CONNECTED,
 		run: async (workflowId) => {

@@ -177,6 +177,8 @@ describe('the example workflows on WAHA, unchanged', () => {
 	it('covers every example file', () => {
 		const covered = [
 			'ai-agent-whatsapp.json',
+			// Runs on WAHA in its own suite, turn by turn: test/e2e/assistant.e2e.ts.
+			'ai-whatsapp-assistant.json',
 			'approval-request.json',
 			'bulk-send.json',
 			'download-media.json',
