@@ -14,7 +14,7 @@ import type { MessageSnapshot, Simulator } from '../simulator/index.cts';
 import { avatarPng } from '../simulator/png.cts';
 import { startFakeOpenAi } from '../support/fake-openai.cts';
 import type { FakeOpenAi } from '../support/fake-openai.cts';
-import { activate, allExecutions, createCredential, until } from './e2e-helpers.cts';
+import { activate, allExecutions, createCredential, logFigures, until } from './e2e-helpers.cts';
 import {
 	createFakeOpenAiCredential,
 	CREDENTIAL_NAMES,
@@ -93,6 +93,16 @@ const TURNS: Turn[] = [
 			'See you then!',
 		],
 	},
+	{
+		// Each kind takes its own branch, so the lines come back by kind: the order is the turn's.
+		name: 'a text, a photo and a voice note, within the silence time',
+		messages: [{ text: 'One more thing' }, { photo: PHOTO }, { voiceNote: VOICE_NOTE }],
+		imageDescription: 'A cake with white icing and the number 7 on it.',
+		transcript: 'Could you make this one for Saturday?',
+		prompt:
+			'One more thing\n[Photo: A cake with white icing and the number 7 on it.]\n[Voice note] Could you make this one for Saturday?',
+		reply: ['Yes, we can bake that cake for Saturday.', 'I will confirm the price tomorrow.'],
+	},
 ];
 
 let simulator: Simulator;
@@ -148,6 +158,8 @@ function replyRequests(since: number) {
 }
 
 let executionsSoFar = 0;
+/** Per turn, from the person's last message: the first "typing…", and the reply's last message (ms). */
+const timings: Array<{ turn: string; firstTypingMs: number; lastMessageMs: number }> = [];
 
 describe(`${EXAMPLE} on WAHA with OpenAI, imported unchanged`, () => {
 	it.each(TURNS)(
@@ -168,6 +180,7 @@ describe(`${EXAMPLE} on WAHA with OpenAI, imported unchanged`, () => {
 
 			const sent: MessageSnapshot[] = [];
 			for (const message of turn.messages) sent.push(await send(message));
+			const lastSentAt = Date.now();
 			executionsSoFar += turn.messages.length;
 			const executions = await finishedExecutions(n8n, workflowId, executionsSoFar);
 			const mine = executions
@@ -244,11 +257,17 @@ describe(`${EXAMPLE} on WAHA with OpenAI, imported unchanged`, () => {
 			}
 			const output = firstItems(goingOn[0].runData, 'Reply in Messages')[0].json as IDataObject;
 			expect((output.parts as IDataObject[]).map((part) => part.text)).toEqual(turn.reply);
+			timings.push({
+				turn: turn.name,
+				firstTypingMs: reply[0].at - lastSentAt,
+				lastMessageMs: reply.at(-1)!.at - lastSentAt,
+			});
 		},
 		120_000,
 	);
 
 	it('sent nothing WAHA refuses, and ran no execution beyond one per message', async () => {
+		logFigures('assistant turns (Silence Time 3 s, scripted OpenAI on the loopback)', timings);
 		expect(refusedRequests(simulator, judgeWaha)).toEqual([]);
 		expect(await allExecutions(n8n, workflowId)).toHaveLength(
 			TURNS.flatMap((turn) => turn.messages).length,
