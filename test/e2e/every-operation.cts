@@ -17,10 +17,12 @@ const ALICE = SEED.contacts.alice;
 
 /**
  * Operations that cannot run beside the others in one execution, with the test that runs them:
- * Send and Wait for Response puts the whole execution to wait.
+ * Send and Wait for Response puts the whole execution to wait; Combine Rapid Messages waits for a
+ * person's burst of messages, one execution per message.
  */
 export const RUN_IN_OWN_TEST: Record<string, string> = {
 	'message.sendAndWait': 'test/e2e/send-and-wait.e2e.ts',
+	'message.combineRapid': 'test/e2e/combine-rapid.e2e.ts',
 };
 
 /** Every operation of the action node as resource.operation, sorted: the workflow must run each one. */

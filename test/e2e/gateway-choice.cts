@@ -89,8 +89,9 @@ export async function runEveryOperation(
 			: operationCase,
 	);
 	expect(cases.map((operationCase) => operationCase.name).sort()).toEqual(everyOperation());
-	// Send and Wait puts a whole execution to wait: the approval example runs it.
-	expect(Object.keys(RUN_IN_OWN_TEST)).toEqual(['message.sendAndWait']);
+	// Send and Wait puts a whole execution to wait: the approval example runs it. Combine Rapid
+	// Messages takes one execution per message: its own suite runs it on v2 and WAHA.
+	expect(Object.keys(RUN_IN_OWN_TEST)).toEqual(['message.sendAndWait', 'message.combineRapid']);
 	const created = await n8n.api.post(
 		'/workflows',
 		operationsWorkflow({ id: credentialId, name: CREDENTIAL_NAMES[CREDENTIAL_TYPE] }, cases),

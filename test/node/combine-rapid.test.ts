@@ -12,8 +12,9 @@ import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { checkWaha } from '../compatibility/waha.cts';
 import type { SentRequest, Verdict } from '../compatibility/verdicts.cts';
 import { SEED } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
+import type { FaultRule, Simulator } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
+import { useFastRetries } from '../support/fast-retries.cts';
 import { runGateway } from '../support/gateway-node.cts';
 import type { RunGatewayOptions } from '../support/gateway-node.cts';
 
@@ -25,6 +26,7 @@ type HistoryGateway = 'evolutionV2' | 'waha';
 const v2 = useSimulator({ gateway: 'evolution-v2' });
 const waha = useSimulator({ gateway: 'waha' });
 const spec = useSimulator();
+useFastRetries();
 
 const CASES: Record<HistoryGateway, { simulator: Simulator; check: (r: SentRequest) => Verdict }> =
 	{
@@ -230,6 +232,28 @@ describe.each(GATEWAYS)('Combine Rapid Messages on %s', (gateway) => {
 		expect(result.error?.message).toBeUndefined();
 		expect(result.outputs[0] ?? []).toEqual([]);
 		expect(simulator.requests).toEqual([]);
+	});
+
+	it.each([
+		['a reset connection', { dropSocket: true, times: 1 }],
+		['a 503', { status: 503, body: { message: 'busy' }, times: 1 }],
+	])('a history read that meets %s is sent again, and the turn goes on', async (_fault, rule) => {
+		const id = await receive(simulator, PEOPLE[3].number, 'hello?', 0);
+		simulator.injectFault(rule as FaultRule);
+		const result = await combine(gateway, id);
+		expect(result.error?.message).toBeUndefined();
+		expect(result.outputs[0]?.[0]?.json.messageIds).toEqual([id]);
+		expect(simulator.requests.filter((request) => request.faulted)).toHaveLength(1);
+	});
+
+	it('a history the gateway answers in a shape it never gives fails with its words', async () => {
+		const id = await receive(simulator, PEOPLE[3].number, 'hello?', 0);
+		simulator.injectFault({ status: 200, body: { unexpected: 'shape' }, times: 10 });
+		const result = await combine(gateway, id);
+		expect(result.error?.message).toMatch(
+			/^Gateway error: the answer is not .*list.* \(got an object \(\{"unexpected":"shape"\}\)\)$/,
+		);
+		expect(result.outputs[0] ?? []).toEqual([]);
 	});
 
 	it('a message missing from the history fails with what to check, after reading it again', async () => {

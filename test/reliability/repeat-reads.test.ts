@@ -73,6 +73,14 @@ const READS = [
 	'webhook.get',
 ];
 
+/**
+ * Operations only gateways with a message history offer (this file's gateway has none), with the
+ * test that retries their reads there.
+ */
+const ONLY_WITH_HISTORY: Record<string, string> = {
+	'message.combineRapid': 'test/node/combine-rapid.test.ts',
+};
+
 /** The simulator does not implement Profile Get (501); here the gateway answers it. */
 const ANSWERS: Record<string, FaultRule[]> = {
 	'profile.get': [
@@ -126,7 +134,9 @@ describe('every operation is a read or a change', () => {
 				Object.keys(operations).map((operation) => `${resource}.${operation}`),
 			)
 			.sort();
-		expect(OPERATIONS.map(({ name }) => name).sort()).toEqual(every);
+		expect(OPERATIONS.map(({ name }) => name).sort()).toEqual(
+			every.filter((name) => !(name in ONLY_WITH_HISTORY)),
+		);
 		expect(READS.filter((name) => !every.includes(name))).toEqual([]);
 	});
 });
