@@ -41,6 +41,8 @@ export interface WorkerProcess extends ClusterProcess {
 	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 	start(): Promise<void>;
 	running(): boolean;
+	/** How the last stopped run of the worker ended: its exit code, or the signal that ended it. */
+	exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
 }
 
 export interface QueueCluster {
@@ -183,6 +185,10 @@ export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> 
 				if (signal === 'SIGKILL') process.kill(-current.child.pid!, 'SIGKILL');
 				await current.stop();
 			};
+			const exit = () =>
+				current && !running()
+					? { code: current.child.exitCode, signal: current.child.signalCode }
+					: undefined;
 			cleanups.push(() => stop());
 			workers.push({
 				name,
@@ -192,6 +198,7 @@ export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> 
 				start,
 				stop,
 				running,
+				exit,
 			});
 		}
 		// The webhook processor and the workers start together: n8n's start-up is CPU-bound.

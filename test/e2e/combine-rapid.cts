@@ -1,0 +1,427 @@
+/**
+ * Message → Combine Rapid Messages in a real n8n, in one process and in queue mode: the workflow
+ * (trigger → Combine Rapid Messages → Send Text of the joined text), the bursts twenty chats write
+ * at once in real time, and what the gateway and n8n's executions must show afterwards. Shared by
+ * test/e2e/combine-rapid.e2e.ts and test/queue/combine-rapid.queue.ts.
+ *
+ * WhatsApp stamps a message to the whole second, so a pause in real time is seen as a pause in
+ * stamps of up to a second more or less. Gaps inside a planned burst are either well under the
+ * silence time less a second (the burst stays one, whatever the stamps) or just under the silence
+ * time (the stamps decide); gaps between planned bursts are just over the silence time (a new
+ * burst, whatever the stamps). Every expectation is taken from the stamps the gateway stored; for
+ * chats whose gaps are all certain, those bursts must also be the planned ones.
+ */
+import { randomUUID } from 'node:crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { RecordedRequest, Simulator } from '../simulator/index.cts';
+import { allExecutions, percentile, untilCountReaches } from './e2e-helpers.cts';
+import { runDataOf } from './example-runs.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+import { ACTION_TYPE, CREDENTIAL_TYPE, TRIGGER_TYPE } from './workflows.cts';
+import type { CredentialRef, WorkflowJson } from './workflows.cts';
+
+/** The workflow's Silence Time (Seconds). */
+export const SILENCE_SECONDS = 2;
+const SILENCE_MS = SILENCE_SECONDS * 1000;
+
+/** Real gaps between two messages of a chat, in ms, by what the stamps can make of them. */
+export const GAPS_MS = {
+	/** Under the silence time less a second: the stamps differ by less than the silence time. */
+	under: [300, 500, 700],
+	/** Just under the silence time: the stamps differ by one second less than it, or by it. */
+	near: [1600, 1800],
+	/** Just over the silence time: the stamps differ by at least it. */
+	over: SILENCE_MS + 300,
+} as const;
+
+/** One chat's plan: the sizes of its bursts, and which gaps separate the messages inside them. */
+export interface ChatPlan {
+	bursts: number[];
+	inside: 'under' | 'near';
+}
+
+/**
+ * Twenty chats writing at once: bursts of 1 to 8 messages, one or two bursts per chat; the last
+ * four chats pause just under the silence time inside their bursts.
+ */
+export const CHAT_PLANS: ChatPlan[] = [
+	{ bursts: [1], inside: 'under' },
+	{ bursts: [8], inside: 'under' },
+	{ bursts: [1, 1], inside: 'under' },
+	{ bursts: [2, 3], inside: 'under' },
+	{ bursts: [3], inside: 'under' },
+	{ bursts: [4], inside: 'under' },
+	{ bursts: [5], inside: 'under' },
+	{ bursts: [6], inside: 'under' },
+	{ bursts: [7], inside: 'under' },
+	{ bursts: [1, 2], inside: 'under' },
+	{ bursts: [2], inside: 'under' },
+	{ bursts: [3, 1], inside: 'under' },
+	{ bursts: [8, 2], inside: 'under' },
+	{ bursts: [1], inside: 'under' },
+	{ bursts: [5], inside: 'under' },
+	{ bursts: [2, 2], inside: 'under' },
+	{ bursts: [3], inside: 'near' },
+	{ bursts: [4], inside: 'near' },
+	{ bursts: [2, 2], inside: 'near' },
+	{ bursts: [1, 3], inside: 'near' },
+];
+
+/** A message a chat wrote, as the gateway stored it. */
+export interface Written {
+	/** 0-based index of the chat in the plan. */
+	chat: number;
+	chatId: string;
+	/** The gateway's short message ID. */
+	id: string;
+	text: string;
+	/** 0-based burst of the plan it belongs to. */
+	plannedBurst: number;
+	/** The gateway's stamp (seconds). */
+	stamp: number;
+	/** When it reached the gateway (ms since the epoch). */
+	at: number;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** The contact number of chat `chat` (a person of its own per chat). */
+export const numberOf = (chat: number) => `55119876500${pad(chat)}`;
+
+/** The workflow under test: every message → Combine Rapid Messages → Send Text of the joined text. */
+export function combineRapidWorkflow(credential: CredentialRef, session: string): WorkflowJson {
+	const picked = { __rl: true, mode: 'list', value: session };
+	const credentials = { [CREDENTIAL_TYPE]: credential };
+	return {
+		name: 'Combine rapid messages (Messaging Gateway)',
+		settings: {
+			executionOrder: 'v1',
+			saveDataSuccessExecution: 'all',
+			saveDataErrorExecution: 'all',
+		},
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'On Message',
+				type: TRIGGER_TYPE,
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { session: picked, events: ['MESSAGES_UPSERT'] },
+				credentials,
+			},
+			{
+				id: randomUUID(),
+				name: 'Combine',
+				type: ACTION_TYPE,
+				typeVersion: 2,
+				position: [300, 0],
+				parameters: {
+					resource: 'message',
+					operation: 'combineRapid',
+					session: picked,
+					messageId: '={{ $json.messageId }}',
+					silenceSeconds: SILENCE_SECONDS,
+				},
+				credentials,
+			},
+			{
+				id: randomUUID(),
+				name: 'Reply',
+				type: ACTION_TYPE,
+				typeVersion: 2,
+				position: [600, 0],
+				parameters: {
+					resource: 'message',
+					operation: 'sendText',
+					session: picked,
+					chatId: { __rl: true, mode: 'id', value: '={{ $json.chatId }}' },
+					text: '={{ $json.text }}',
+				},
+				credentials,
+			},
+		],
+		connections: {
+			'On Message': { main: [[{ node: 'Combine', type: 'main', index: 0 }]] },
+			Combine: { main: [[{ node: 'Reply', type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+/** When each message of the plan is written, in ms from the start, with its chat and burst. */
+function schedule(plans: ChatPlan[]) {
+	const planned: Array<{ chat: number; burst: number; index: number; atMs: number }> = [];
+	plans.forEach((plan, chat) => {
+		// The chats start 0.3 s apart, so their stamps tick over at different points of their bursts
+		// and about seven messages a second reach n8n.
+		let atMs = chat * 300;
+		plan.bursts.forEach((size, burst) => {
+			if (burst > 0) atMs += GAPS_MS.over;
+			for (let index = 0; index < size; index++) {
+				const gaps = GAPS_MS[plan.inside];
+				if (index > 0) atMs += gaps[(chat + burst + index) % gaps.length];
+				planned.push({ chat, burst, index, atMs });
+			}
+		});
+	});
+	return planned.sort((a, b) => a.atMs - b.atMs);
+}
+
+/**
+ * Makes every chat of `plans` write its bursts at once, in real time; `onWritten` sees the count
+ * written so far (e.g. to stop a worker mid-wait). Returns the messages as the gateway stored them.
+ */
+export async function writeBursts(
+	simulator: Simulator,
+	session: string,
+	plans: ChatPlan[],
+	onWritten?: (written: number) => void,
+): Promise<Written[]> {
+	const written: Written[] = [];
+	const start = Date.now() + 200;
+	for (const { chat, burst, index, atMs } of schedule(plans)) {
+		const due = start + atMs - Date.now();
+		if (due > 0) await sleep(due);
+		const text = `chat ${pad(chat + 1)}, turn ${burst + 1}, message ${index + 1}`;
+		const at = Date.now();
+		const stored = await simulator.injectInboundMessage({
+			instance: session,
+			from: numberOf(chat),
+			pushName: `Person ${pad(chat + 1)}`,
+			text,
+		});
+		written.push({
+			chat,
+			chatId: stored.chatId,
+			id: stored.shortId,
+			text,
+			plannedBurst: burst,
+			stamp: stored.timestamp,
+			at,
+		});
+		onWritten?.(written.length);
+	}
+	return written;
+}
+
+/** The messages of each chat cut into bursts by the gateway's stamps (the node's rule), oldest first. */
+export function burstsByStamps(written: Written[]): Written[][] {
+	const bursts: Written[][] = [];
+	const chats = [...new Set(written.map((message) => message.chat))].sort((a, b) => a - b);
+	for (const chat of chats) {
+		let current: Written[] = [];
+		for (const message of written.filter((entry) => entry.chat === chat)) {
+			const previous = current.at(-1);
+			if (previous && message.stamp - previous.stamp >= SILENCE_SECONDS) {
+				bursts.push(current);
+				current = [];
+			}
+			current.push(message);
+		}
+		bursts.push(current);
+	}
+	return bursts;
+}
+
+/** The planned bursts of each chat whose gaps leave the stamps no choice, as sizes. */
+export function plannedSizes(plans: ChatPlan[]): Array<{ chat: number; sizes: number[] }> {
+	return plans
+		.map((plan, chat) => ({ chat, sizes: plan.bursts, inside: plan.inside }))
+		.filter(({ inside }) => inside === 'under')
+		.map(({ chat, sizes }) => ({ chat, sizes }));
+}
+
+/** The same, as the stamps cut them. */
+export function stampSizes(
+	bursts: Written[][],
+	chats: number[],
+): Array<{ chat: number; sizes: number[] }> {
+	return chats.map((chat) => ({
+		chat,
+		sizes: bursts.filter((burst) => burst[0].chat === chat).map((burst) => burst.length),
+	}));
+}
+
+/** The chat IDs of the messages, in the plan's order of chats. */
+const chatsInOrder = (messages: Written[]) => [
+	...new Set([...messages].sort((a, b) => a.chat - b.chat).map((message) => message.chatId)),
+];
+
+const joined = (burst: Written[]) => burst.map((message) => message.text).join('\n');
+
+/** Send Text requests the gateway received, per chat in arrival order: the workflow's replies. */
+function replies(simulator: Simulator): RecordedRequest[] {
+	return simulator.requestsTo('/api/sendText', 'POST');
+}
+
+/** Per chat, the replies the gateway received (their texts, in order). */
+export function repliesPerChat(
+	simulator: Simulator,
+	written: Written[],
+): Array<{ chatId: string; replies: string[] }> {
+	const chatIds = chatsInOrder(written);
+	const sent = replies(simulator);
+	return chatIds.map((chatId) => ({
+		chatId,
+		replies: sent
+			.filter((request) => (request.body as IDataObject).chatId === chatId)
+			.map((request) => String((request.body as IDataObject).text)),
+	}));
+}
+
+/** Per chat, what the replies must be: one per burst of the stamps, its texts joined in order. */
+export function expectedPerChat(bursts: Written[][]): Array<{ chatId: string; replies: string[] }> {
+	const chatIds = chatsInOrder(bursts.flat());
+	return chatIds.map((chatId) => ({
+		chatId,
+		replies: bursts.filter((burst) => burst[0].chatId === chatId).map(joined),
+	}));
+}
+
+/** Every message written, each with how many replies carry its text (each must be in exactly one). */
+export function timesReplied(
+	simulator: Simulator,
+	written: Written[],
+): Array<{ text: string; replies: number }> {
+	const lines = replies(simulator).flatMap((request) =>
+		String((request.body as IDataObject).text).split('\n'),
+	);
+	return written.map(({ text }) => ({
+		text,
+		replies: lines.filter((line) => line === text).length,
+	}));
+}
+
+/**
+ * How n8n answered the gateway's delivery of each message (the simulator delivers once and does
+ * not retry, so a delivery n8n did not take within its 10 s has no execution: no fault of the node).
+ */
+export function deliveryAnswers(
+	simulator: Simulator,
+	written: Written[],
+): Array<{ text: string; answers: Array<number | string> }> {
+	const messages = simulator.deliveries.filter((delivery) => delivery.event === 'message');
+	return written.map(({ text, id }) => ({
+		text,
+		answers: messages
+			.filter((delivery) => String((delivery.body.payload as IDataObject)?.id).endsWith(id))
+			.map((delivery) => delivery.status ?? String(delivery.error)),
+	}));
+}
+
+/** What one execution did, by the message that started it. */
+export interface ExecutionOutcome {
+	messageId: string;
+	status: string;
+	/** The short IDs of the messages Combine Rapid Messages went on with; empty when it output nothing. */
+	combined: string[];
+	/** Whether Send Text ran. */
+	replied: boolean;
+}
+
+const shortIdOf = (messageId: unknown) => String(messageId).split('_')[2];
+
+/** Every execution of the workflow, as what it did (executions listed with their data). */
+export async function executionOutcomes(
+	n8n: N8nInstance,
+	workflowId: string,
+): Promise<ExecutionOutcome[]> {
+	const executions = await allExecutions(n8n, workflowId, true);
+	return executions.map((execution) => {
+		const runData = runDataOf(execution);
+		const trigger = runData['On Message']?.[0]?.data?.main?.[0]?.[0];
+		const combined = runData.Combine?.[0]?.data?.main?.[0] ?? [];
+		return {
+			messageId: shortIdOf(trigger?.json.messageId),
+			status: String(execution.status),
+			combined: combined.flatMap((item) =>
+				((item.json.messageIds as string[] | undefined) ?? []).map(shortIdOf),
+			),
+			replied: runData.Reply !== undefined,
+		};
+	});
+}
+
+/** What each message's execution must have done: only a burst's last message goes on, with the burst. */
+export function expectedOutcomes(bursts: Written[][]): ExecutionOutcome[] {
+	return bursts.flatMap((burst) =>
+		burst.map((message, index) => {
+			const last = index === burst.length - 1;
+			return {
+				messageId: message.id,
+				status: 'success',
+				combined: last ? burst.map((entry) => entry.id) : [],
+				replied: last,
+			};
+		}),
+	);
+}
+
+/** Outcomes in a fixed order (by message ID), to compare lists whatever order n8n lists them in. */
+export const byMessage = (outcomes: ExecutionOutcome[]) =>
+	[...outcomes].sort((a, b) => a.messageId.localeCompare(b.messageId));
+
+/** Waits until every message's execution has ended (then no more replies can come). */
+export async function untilAllEnded(
+	n8n: N8nInstance,
+	workflowId: string,
+	count: number,
+): Promise<void> {
+	await untilCountReaches(
+		'every execution to end',
+		count,
+		60_000,
+		async () =>
+			(await allExecutions(n8n, workflowId)).filter((execution) => execution.stoppedAt).length,
+		1000,
+	);
+}
+
+/**
+ * Per burst, ms from its last message reaching the gateway to its reply reaching the gateway,
+ * less the silence time: what the workflow adds to the wait it was asked for. Call once the
+ * replies match the bursts (the k-th reply of a chat is then its k-th burst's).
+ */
+export function replyDelays(simulator: Simulator, bursts: Written[][]) {
+	const sent = replies(simulator);
+	const delays = bursts
+		.map((burst, index) => {
+			const chatId = burst[0].chatId;
+			const nth = bursts.slice(0, index).filter((other) => other[0].chatId === chatId).length;
+			const reply = sent.filter((request) => (request.body as IDataObject).chatId === chatId)[nth];
+			return reply.at - burst[burst.length - 1].at - SILENCE_MS;
+		})
+		.sort((a, b) => a - b);
+	return {
+		bursts: bursts.length,
+		messages: bursts.reduce((sum, burst) => sum + burst.length, 0),
+		min: delays[0],
+		p50: percentile(delays, 0.5),
+		p95: percentile(delays, 0.95),
+		max: delays.at(-1),
+	};
+}
+
+/**
+ * Per burst, ms from its last message reaching the gateway to n8n starting that message's
+ * execution (p50, p95): the part of the reply's delay that is n8n taking the delivery.
+ */
+export async function startDelays(n8n: N8nInstance, workflowId: string, bursts: Written[][]) {
+	const executions = await allExecutions(n8n, workflowId, true);
+	const startedAt = new Map(
+		executions.map((execution) => [
+			shortIdOf(runDataOf(execution)['On Message']?.[0]?.data?.main?.[0]?.[0]?.json.messageId),
+			Date.parse(String(execution.startedAt)),
+		]),
+	);
+	const delays = bursts
+		.map((burst) => {
+			const last = burst[burst.length - 1];
+			return (startedAt.get(last.id) ?? Number.NaN) - last.at;
+		})
+		.sort((a, b) => a - b);
+	return { p50: percentile(delays, 0.5), p95: percentile(delays, 0.95) };
+}
