@@ -3,11 +3,12 @@
  * node run per received message, as the trigger starts one execution per message. Exactly one run
  * per burst goes on, with every message of the burst in order; every other run outputs nothing;
  * no message is left out or taken twice, whatever order the runs read the history in. The
- * Messaging Gateway API, which keeps no history, refuses it before any request.
+ * Messaging Gateway API reads Evolution API v1's findMessages; a gateway without it (404) says so.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { checkEvolution } from '../compatibility/evolution.cts';
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { checkWaha } from '../compatibility/waha.cts';
 import type { SentRequest, Verdict } from '../compatibility/verdicts.cts';
@@ -21,27 +22,29 @@ import type { RunGatewayOptions } from '../support/gateway-node.cts';
 const SESSION = SEED.instances.connected.name;
 const PEOPLE = Object.values(SEED.contacts);
 
-type HistoryGateway = 'evolutionV2' | 'waha';
+type HistoryGateway = 'messagingGatewayApi' | 'evolutionV2' | 'waha';
 
 const v2 = useSimulator({ gateway: 'evolution-v2' });
 const waha = useSimulator({ gateway: 'waha' });
 const spec = useSimulator();
 useFastRetries();
 
+/** The Messaging Gateway API reads Evolution API v1's findMessages: 1.8.2's validation judges it. */
 const CASES: Record<HistoryGateway, { simulator: Simulator; check: (r: SentRequest) => Verdict }> =
 	{
+		messagingGatewayApi: { simulator: spec, check: checkEvolution },
 		evolutionV2: { simulator: v2, check: checkEvolutionV2 },
 		waha: { simulator: waha, check: checkWaha },
 	};
 const GATEWAYS = Object.keys(CASES) as HistoryGateway[];
 
 async function combine(
-	gateway: HistoryGateway | 'messagingGatewayApi',
+	gateway: HistoryGateway,
 	messageId: string,
 	parameters: INodeParameters = {},
 	options: RunGatewayOptions = {},
 ) {
-	const simulator = gateway === 'messagingGatewayApi' ? spec : CASES[gateway].simulator;
+	const { simulator } = CASES[gateway];
 	return await runGateway(
 		simulator,
 		{
@@ -266,17 +269,36 @@ describe.each(GATEWAYS)('Combine Rapid Messages on %s', (gateway) => {
 	}, 30_000);
 });
 
+describe('Combine Rapid Messages on a gateway that keeps no history', () => {
+	it('fails with the 404, its words and what to choose instead', async () => {
+		const id = await receive(spec, PEOPLE[0].number, 'hello?', 0);
+		spec.injectFault({
+			match: { path: `/chat/findMessages/${SESSION}` },
+			status: 404,
+			body: { status: 404, error: 'Not Found', response: { message: ['Cannot POST'] } },
+			times: 10,
+		});
+		const result = await combine('messagingGatewayApi', id);
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toMatch(
+			/^This gateway keeps no message history the node can read \(it answered 404 to findMessages\): .*Cannot POST/,
+		);
+		expect((result.error as { description?: string }).description).toMatch(
+			/Evolution API v2 and WAHA keep them/,
+		);
+	});
+});
+
 describe('Combine Rapid Messages: what it refuses before any request', () => {
 	const alice = `false_${PEOPLE[0].chatId}_3EB0C767D26A1D3BB2F1`;
 	it.each([
 		[
-			'the Messaging Gateway API, which keeps no history',
+			'a Silence Time over a minute',
 			'messagingGatewayApi' as const,
-			{},
+			{ silenceSeconds: 61 },
 			alice,
-			/^Combine Rapid Messages is not available on the Messaging Gateway API/,
+			/at most 60/,
 		],
-		['a Silence Time over a minute', 'waha' as const, { silenceSeconds: 61 }, alice, /at most 60/],
 		[
 			'a Silence Time that is not a number',
 			'waha' as const,
@@ -299,7 +321,7 @@ describe('Combine Rapid Messages: what it refuses before any request', () => {
 			/full message ID/,
 		],
 	])('%s', async (_case, gateway, parameters, messageId, message) => {
-		const simulator = gateway === 'messagingGatewayApi' ? spec : CASES[gateway].simulator;
+		const { simulator } = CASES[gateway];
 		const result = await combine(gateway, messageId, parameters);
 		expect(result.error?.message).toMatch(message);
 		expect(simulator.requests).toEqual([]);

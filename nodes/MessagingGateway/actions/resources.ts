@@ -22,6 +22,7 @@ export const INSTANCE_API_EXTRAS: readonly string[] = [
 	'group.getMany',
 	'group.getParticipants',
 	'group.updateParticipants',
+	'message.combineRapid',
 	'message.deleteForEveryone',
 	'message.edit',
 	'message.markAsRead',

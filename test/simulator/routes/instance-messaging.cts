@@ -3,7 +3,7 @@ import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { emitMessage, storeOutgoingMessage } from '../events.cts';
 import { chatIdToJid, contactJid, createJid, digitsOf, isGroupId } from '../ids.cts';
-import { evolutionSendResult, fileUrlOrNull } from '../render.cts';
+import { evolutionSendResult, evolutionUpsertData, fileUrlOrNull } from '../render.cts';
 import { findMessage, isRegistered, type Instance, type MessageContent } from '../state.cts';
 import { assertEvolutionBody, isObject, type JsonObject, type Schema } from '../validation.cts';
 import { instanceGuard, requireConnected } from './guards.cts';
@@ -170,6 +170,54 @@ function findStatusMessage(context: RequestContext) {
 	return { status: 200, body: matching.slice(0, limit) };
 }
 
+const findMessagesSchema: Schema = {
+	type: 'object',
+	properties: {
+		where: {
+			type: 'object',
+			properties: {
+				_id: { type: 'string' },
+				key: {
+					type: 'object',
+					properties: {
+						remoteJid: { type: 'string' },
+						id: { type: 'string' },
+						fromMe: { type: 'boolean' },
+					},
+				},
+			},
+		},
+		limit: { type: 'integer' },
+	},
+};
+
+/**
+ * Evolution v1's findMessages (its instance API, beyond the spec): the stored messages as
+ * `messages.upsert` data, filtered by `where.key.{remoteJid (number or JID), id, fromMe}`, newest
+ * first (within one second, the later stored first), at most `limit`.
+ */
+function findMessages(context: RequestContext) {
+	const instance = instanceGuard(context);
+	const body = assertEvolutionBody(context.body, findMessagesSchema);
+	const where = isObject(body.where) ? body.where : {};
+	const key = isObject(where.key) ? where.key : {};
+	const remoteJid = typeof key.remoteJid === 'string' ? createJid(key.remoteJid) : undefined;
+	const matching = [...instance.messages.values()]
+		.reverse()
+		.filter((message) => !message.revoked)
+		.filter((message) => remoteJid === undefined || chatIdToJid(message.chatId) === remoteJid)
+		.filter((message) => key.id === undefined || message.shortId === key.id)
+		.filter((message) => key.fromMe === undefined || message.fromMe === key.fromMe)
+		.sort((a, b) => b.timestamp - a.timestamp);
+	const limit = typeof body.limit === 'number' && body.limit > 0 ? body.limit : matching.length;
+	return {
+		status: 200,
+		body: matching
+			.slice(0, limit)
+			.map((message) => evolutionUpsertData(instance, message, context.core.baseUrl)),
+	};
+}
+
 /** The media message `{key: {id}}` names and its file, or the 400 getBase64FromMediaMessage answers. */
 export function storedMedia(instance: Instance, named: unknown) {
 	const key = isObject(named) && isObject(named.key) ? named.key : undefined;
@@ -258,6 +306,12 @@ export const instanceMessagingRoutes: Route[] = [
 		pattern: '/message/sendLocation/:instance',
 		family: 'instance',
 		handler: sendLocation,
+	},
+	{
+		method: 'POST',
+		pattern: '/chat/findMessages/:instance',
+		family: 'instance',
+		handler: findMessages,
 	},
 	{
 		method: 'POST',

@@ -11,6 +11,7 @@ import type { ChatHistory } from '../../../shared/gateways';
 import { parseFullMessageId } from '../../../shared/identifiers';
 import type { FullMessageId } from '../../../shared/identifiers';
 import { burstTexts, decideBurst } from '../../helpers/bursts';
+import { instanceApiHistory } from '../../helpers/chat-history';
 import type { BurstMessage, BurstRule } from '../../helpers/bursts';
 import {
 	integerFrom,
@@ -245,7 +246,10 @@ async function readRecentHistory(
 		);
 		const fresh = rows.filter((row) => !seen.has(row.shortId));
 		for (const row of fresh) seen.add(row.shortId);
-		newestFirst.push(...fresh.filter((row) => !row.fromMe));
+		// A gateway may answer messages of other chats too (Evolution v1's file store does).
+		newestFirst.push(
+			...fresh.filter((row) => !row.fromMe && row.chatId === request.messageId.chatId),
+		);
 		if (rows.length < HISTORY_PAGE) return { messages: newestFirst.reverse(), complete: true };
 		if (fresh.length === 0) break;
 		const own = newestFirst.findIndex((row) => row.shortId === request.messageId.id);
@@ -385,19 +389,8 @@ export function combineRapidWith(history: ChatHistory) {
 	};
 }
 
-/** The Messaging Gateway API keeps no message history a workflow could read: refused, with why. */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	readCombineRapid.call(this, itemIndex);
-	throw new NodeOperationError(
-		this.getNode(),
-		'Combine Rapid Messages is not available on the Messaging Gateway API: it keeps no message history to read a chat from',
-		{
-			itemIndex,
-			description:
-				'Every n8n process must see the same messages of a chat to decide which execution goes on; Evolution API v2 and WAHA keep them. Use a credential whose Gateway is one of these.',
-		},
-	);
-}
+/**
+ * On the Messaging Gateway API, the history comes from Evolution API v1's findMessages (its
+ * instance API); a gateway without it answers 404, which says so.
+ */
+export const execute = combineRapidWith(instanceApiHistory);

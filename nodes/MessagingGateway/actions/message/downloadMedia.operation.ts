@@ -154,6 +154,17 @@ export async function mediaAnswerAsBinary(
 	return { details, base64, binary };
 }
 
+/** A media message's file as n8n binary data, by its short ID (getBase64FromMediaMessage). */
+export async function mediaFileOf(
+	this: IExecuteFunctions,
+	session: string,
+	shortId: string,
+	itemIndex: number,
+): Promise<IBinaryData> {
+	const answer = await requestMediaBase64.call(this, session, shortId, false, itemIndex);
+	return (await mediaAnswerAsBinary.call(this, answer, shortId, itemIndex)).binary;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,

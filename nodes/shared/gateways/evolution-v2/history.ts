@@ -3,7 +3,7 @@
  * chat's JID, newest first (`page` counts from 1, `offset` is the page size), and a message's
  * file from getBase64FromMediaMessage.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
 import type { BurstMessage } from '../../../MessagingGateway/helpers/bursts';
@@ -13,8 +13,11 @@ import { asObject } from '../../values';
 import type { ChatHistory } from '../index';
 import { messageFromV2, searchV2 } from './reads';
 
-/** A row of findMessages in the fields the trigger gives a message. */
-function burstMessageFromV2(record: IDataObject): BurstMessage {
+/**
+ * A stored message of Evolution (a Baileys WebMessageInfo: v2's findMessages row, v1's
+ * findMessages entry) in the fields the trigger gives a message.
+ */
+export function burstMessageFromEvolution(record: IDataObject): BurstMessage {
 	const message = messageFromV2(record, true);
 	const key = asObject(record.key) ?? {};
 	const chatId = String(message.chatId);
@@ -48,23 +51,12 @@ export const evolutionV2History: ChatHistory = {
 			},
 			itemIndex,
 		);
-		return expectList.call(this, answer, 'messages.records', itemIndex).map(burstMessageFromV2);
+		return expectList
+			.call(this, answer, 'messages.records', itemIndex)
+			.map(burstMessageFromEvolution);
 	},
-	async mediaFile(this: IExecuteFunctions, session, message, itemIndex) {
-		const answer = await downloadMediaOperation.requestMediaBase64.call(
-			this,
-			session,
-			message.shortId,
-			false,
-			itemIndex,
-		);
-		const { binary } = await downloadMediaOperation.mediaAnswerAsBinary.call(
-			this,
-			answer,
-			message.shortId,
-			itemIndex,
-		);
-		return binary;
+	async mediaFile(session, message, itemIndex) {
+		return await downloadMediaOperation.mediaFileOf.call(this, session, message.shortId, itemIndex);
 	},
 	missingHint:
 		'Evolution API v2 must store messages: keep DATABASE_SAVE_DATA_NEW_MESSAGE on (its default) and put Combine Rapid Messages right after the trigger.',
