@@ -55,7 +55,7 @@ export const description: INodeProperties[] = [
 				name: 'Combine Rapid Messages',
 				value: 'combineRapid',
 				description:
-					"Wait until the person stops writing, then go on once with all the messages they sent in a row (texts joined, each message, media as binary); the other messages' executions end without output. It reads the chat's history the gateway keeps",
+					"Wait until the person stops writing, then go on once with all the messages they sent in a row (texts joined, each message, media as binary); the other messages' executions end without output. It reads the chat's history the gateway keeps.",
 				action: 'Combine rapid messages into one turn',
 			},
 			{
