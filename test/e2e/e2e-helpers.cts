@@ -175,8 +175,8 @@ export const NEEDS_N8N_2X = {
 	},
 	exampleNodeVersions: {
 		feature:
-			'The example workflows as they are: `ai-agent-whatsapp.json` uses AI Agent 3.1 and `download-media.json` Read/Write Files from Disk 1.1, versions of n8n 2.x',
-		on1x: 'n8n 1.123.81 has AI Agent up to 3 and Read/Write Files from Disk 1: `ai-agent-whatsapp.json` cannot be activated ("Cannot read properties of undefined (reading \'execute\')"; add the AI Agent again in the 1.x editor); `download-media.json` runs (1.x runs its version 1 of the node). The other examples run as on 2.x.',
+			'The example workflows as they are: `ai-agent-whatsapp.json` and `ai-whatsapp-assistant.json` use AI Agent 3.1 and `download-media.json` Read/Write Files from Disk 1.1, versions of n8n 2.x',
+		on1x: 'n8n 1.123.81 has AI Agent up to 3 and Read/Write Files from Disk 1: `ai-agent-whatsapp.json` and `ai-whatsapp-assistant.json` cannot be activated ("Cannot read properties of undefined (reading \'execute\')"; add the AI Agent again in the 1.x editor); `download-media.json` runs (1.x runs its version 1 of the node). The other examples run as on 2.x.',
 		test: 'test/e2e/examples.e2e.ts',
 	},
 } as const;

@@ -149,23 +149,33 @@ function fromAiFieldsOf(node: INode): Record<string, FromAiField> {
 const CASES: Record<string, ExampleCase> = {
 	'ai-whatsapp-assistant.json': {
 		session: CONNECTED,
-		// Combine Rapid Messages reads the chat's history, which the Messaging Gateway API keeps
-		// none of: the run stops there, saying so, before OpenAI or the customer hears anything.
-		// test/e2e/assistant.e2e.ts runs the example on WAHA, turn by turn.
+		// On the Messaging Gateway API, Combine Rapid Messages reads the chat from Evolution API v1's
+		// findMessages (the simulator answers it): a text turn goes through the agent to a reply.
+		// test/e2e/assistant.e2e.ts runs every kind of turn on WAHA.
 		run: async (workflowId) => {
+			const reply = 'We have sourdough until 6 pm.';
+			fakeOpenAi.script({ toolArguments: { emoji: '👍' }, finalText: reply });
 			const completions = fakeOpenAi.completions.length;
 			await whileActive(workflowId, async () => {
 				await simulator.injectInboundMessage({ from: ALICE.number, text: 'Any sourdough today?' });
 				const [execution] = await finishedExecutions(workflowId, 1);
-				expect(outcome(execution)).toMatch(
-					/^error: Combine Rapid Messages is not available on the Messaging Gateway API/,
-				);
-				expect(Object.keys(runDataOf(execution))).toEqual(['On Message', 'Combine Rapid Messages']);
+				expect(outcome(execution)).toBe('success');
+				expect(
+					firstItems(runDataOf(execution), 'Combine Rapid Messages').map((item) => item.json.text),
+				).toEqual(['Any sourdough today?']);
 			});
-			expect(sendTextRequests()).toEqual([]);
-			expect(fakeOpenAi.completions).toHaveLength(completions);
+			expect(sendTextRequests().map((request) => request.body)).toEqual([
+				expect.objectContaining({ number: ALICE.number, textMessage: { text: reply } }),
+			]);
+			expect(fakeOpenAi.completions.length - completions).toBe(2);
+			expect(JSON.stringify(fakeOpenAi.completions[completions].body.messages)).toContain(
+				'Any sourdough today?',
+			);
 			expect(fakeOpenAi.transcriptions).toEqual([]);
 			expect(fakeOpenAi.imageAnalyses).toEqual([]);
+			expect(
+				simulator.requestsTo('/chat/findMessages/', 'POST').map((request) => request.body),
+			).toEqual([{ where: { key: { remoteJid: ALICE.number } }, limit: 50 }]);
 		},
 		// n8n 1.x has no AI Agent 3.1: the workflow cannot be activated, and nothing is sent.
 		on1x: async (workflowId) => {
