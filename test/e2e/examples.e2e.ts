@@ -475,3 +475,59 @@ describe('the example workflows', () => {
 		120_000,
 	);
 });
+
+describe("the AI agent's Send Text tool with Split Into Messages", () => {
+	it('sends the text the model wrote as one message per paragraph, in order, typing before each, and tells the model every part', async () => {
+		const example = readExample('ai-agent-whatsapp.json');
+		const tool = nodeOf(example, TOOL_TYPE);
+		tool.parameters.options = {
+			...(tool.parameters.options as IDataObject),
+			splitInto: 'paragraph',
+			typingPerCharacter: 10,
+			typingMinimum: 200,
+			typingMaximum: 400,
+		};
+		const paragraphs = ['We open at 9 am tomorrow.', 'Sourdough is ready at 10.', 'See you!'];
+		fakeOpenAi.script({
+			toolArguments: { message: paragraphs.join('\n\n'), quoteCustomer: false },
+			finalText: 'I answered in three messages.',
+		});
+		simulator.clearLogs();
+		const workflowId = await importExample(n8n, withSession(example, CONNECTED), credentialIds);
+		if (!hasFeature(n8n, 'exampleNodeVersions')) {
+			// n8n 1.x has no AI Agent 3.1 (see the example's own case).
+			await expect(activate(n8n, workflowId)).rejects.toThrow(/^Activation failed: 400 /);
+			return;
+		}
+		const completions = fakeOpenAi.completions.length;
+		await whileActive(workflowId, async () => {
+			await simulator.injectInboundMessage({ from: ALICE.number, text: 'When do you open?' });
+			const [execution] = await finishedExecutions(workflowId, 1);
+			expect(outcome(execution)).toBe('success');
+		});
+		const sends = sendTextRequests();
+		expect(sends.map((request) => (request.body as IDataObject).textMessage)).toEqual(
+			paragraphs.map((text) => ({ text })),
+		);
+		// Typing for 10 ms a character within 200–400 ms, shown by the gateway before each part.
+		expect(sends.map((request) => (request.body as IDataObject).options as IDataObject)).toEqual(
+			paragraphs.map((text) =>
+				expect.objectContaining({
+					delay: Math.min(400, Math.max(200, text.length * 10)),
+					presence: 'composing',
+				}),
+			),
+		);
+		for (let index = 1; index < sends.length; index++) {
+			expect(sends[index].at).toBeGreaterThan(sends[index - 1].at);
+		}
+		const final = fakeOpenAi.completions[completions + 1];
+		const toolResult = String(
+			final.body.messages.find((message) => message.role === 'tool')?.content,
+		);
+		for (const text of paragraphs) expect(toolResult).toContain(text);
+		expect(
+			toolResult.match(new RegExp(`true_${ALICE.chatId}_[A-Za-z0-9]+`, 'g'))?.length,
+		).toBeGreaterThanOrEqual(3);
+	}, 120_000);
+});
