@@ -16,7 +16,10 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { RecordedRequest, Simulator } from '../simulator/index.cts';
+import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
+import type { SentRequest, Verdict } from '../compatibility/verdicts.cts';
+import { judgeWaha } from '../simulator/index.cts';
+import type { Gateway, Simulator } from '../simulator/index.cts';
 import { allExecutions, percentile, untilCountReaches } from './e2e-helpers.cts';
 import { runDataOf } from './example-runs.cts';
 import type { N8nInstance } from './n8n-instance.cts';
@@ -26,6 +29,51 @@ import type { CredentialRef, WorkflowJson } from './workflows.cts';
 /** The workflow's Silence Time (Seconds). */
 export const SILENCE_SECONDS = 2;
 const SILENCE_MS = SILENCE_SECONDS * 1000;
+
+/** What differs between the gateways that keep a history: how replies and deliveries look. */
+export interface HistoryGateway {
+	/** The credential's Gateway. */
+	credential: 'waha' | 'evolutionV2';
+	/** The dialect the simulator plays. */
+	simulator: Gateway;
+	/** The path (start) of a Send Text request. */
+	sendPath: string;
+	/** The contact number and the text of a Send Text request's body. */
+	reply(body: IDataObject): { number: string; text: string };
+	/** The delivery event of a person's message, and the message ID it carries. */
+	deliveryEvent: string;
+	deliveredId(body: IDataObject): string;
+	/** The gateway's own validation of a request. */
+	judge(request: SentRequest): Verdict;
+	/** The webhook URL the trigger registered for the session. */
+	webhookUrl(simulator: Simulator, session: string): string | undefined;
+}
+
+const digits = (chat: unknown) => String(chat).split('@')[0];
+
+export const HISTORY_GATEWAYS: Record<'waha' | 'evolutionV2', HistoryGateway> = {
+	waha: {
+		credential: 'waha',
+		simulator: 'waha',
+		sendPath: '/api/sendText',
+		reply: (body) => ({ number: digits(body.chatId), text: String(body.text) }),
+		deliveryEvent: 'message',
+		deliveredId: (body) => String((body.payload as IDataObject | undefined)?.id),
+		judge: judgeWaha,
+		webhookUrl: (simulator, session) => simulator.getWebhooks(session)[0]?.url,
+	},
+	evolutionV2: {
+		credential: 'evolutionV2',
+		simulator: 'evolution-v2',
+		sendPath: '/message/sendText/',
+		reply: (body) => ({ number: digits(body.number), text: String(body.text) }),
+		deliveryEvent: 'messages.upsert',
+		deliveredId: (body) =>
+			String(((body.data as IDataObject | undefined)?.key as IDataObject | undefined)?.id),
+		judge: checkEvolutionV2,
+		webhookUrl: (simulator, session) => simulator.getWebhook(session)?.url,
+	},
+};
 
 /** Real gaps between two messages of a chat, in ms, by what the stamps can make of them. */
 export const GAPS_MS = {
@@ -75,6 +123,8 @@ export interface Written {
 	/** 0-based index of the chat in the plan. */
 	chat: number;
 	chatId: string;
+	/** The person's number. */
+	number: string;
 	/** The gateway's short message ID. */
 	id: string;
 	text: string;
@@ -196,6 +246,7 @@ export async function writeBursts(
 		written.push({
 			chat,
 			chatId: stored.chatId,
+			number: numberOf(chat),
 			id: stored.shortId,
 			text,
 			plannedBurst: burst,
@@ -245,50 +296,48 @@ export function stampSizes(
 	}));
 }
 
-/** The chat IDs of the messages, in the plan's order of chats. */
+/** The numbers of the messages' chats, in the plan's order of chats. */
 const chatsInOrder = (messages: Written[]) => [
-	...new Set([...messages].sort((a, b) => a.chat - b.chat).map((message) => message.chatId)),
+	...new Set([...messages].sort((a, b) => a.chat - b.chat).map((message) => message.number)),
 ];
 
 const joined = (burst: Written[]) => burst.map((message) => message.text).join('\n');
 
-/** Send Text requests the gateway received, per chat in arrival order: the workflow's replies. */
-function replies(simulator: Simulator): RecordedRequest[] {
-	return simulator.requestsTo('/api/sendText', 'POST');
+/** The workflow's replies: the Send Text requests the gateway received, in arrival order. */
+function replies(simulator: Simulator, gateway: HistoryGateway) {
+	return simulator
+		.requestsTo(gateway.sendPath, 'POST')
+		.map((request) => ({ ...gateway.reply(request.body as IDataObject), at: request.at }));
 }
 
 /** Per chat, the replies the gateway received (their texts, in order). */
 export function repliesPerChat(
 	simulator: Simulator,
+	gateway: HistoryGateway,
 	written: Written[],
-): Array<{ chatId: string; replies: string[] }> {
-	const chatIds = chatsInOrder(written);
-	const sent = replies(simulator);
-	return chatIds.map((chatId) => ({
-		chatId,
-		replies: sent
-			.filter((request) => (request.body as IDataObject).chatId === chatId)
-			.map((request) => String((request.body as IDataObject).text)),
+): Array<{ number: string; replies: string[] }> {
+	const sent = replies(simulator, gateway);
+	return chatsInOrder(written).map((number) => ({
+		number,
+		replies: sent.filter((reply) => reply.number === number).map((reply) => reply.text),
 	}));
 }
 
 /** Per chat, what the replies must be: one per burst of the stamps, its texts joined in order. */
-export function expectedPerChat(bursts: Written[][]): Array<{ chatId: string; replies: string[] }> {
-	const chatIds = chatsInOrder(bursts.flat());
-	return chatIds.map((chatId) => ({
-		chatId,
-		replies: bursts.filter((burst) => burst[0].chatId === chatId).map(joined),
+export function expectedPerChat(bursts: Written[][]): Array<{ number: string; replies: string[] }> {
+	return chatsInOrder(bursts.flat()).map((number) => ({
+		number,
+		replies: bursts.filter((burst) => burst[0].number === number).map(joined),
 	}));
 }
 
 /** Every message written, each with how many replies carry its text (each must be in exactly one). */
 export function timesReplied(
 	simulator: Simulator,
+	gateway: HistoryGateway,
 	written: Written[],
 ): Array<{ text: string; replies: number }> {
-	const lines = replies(simulator).flatMap((request) =>
-		String((request.body as IDataObject).text).split('\n'),
-	);
+	const lines = replies(simulator, gateway).flatMap((reply) => reply.text.split('\n'));
 	return written.map(({ text }) => ({
 		text,
 		replies: lines.filter((line) => line === text).length,
@@ -301,13 +350,16 @@ export function timesReplied(
  */
 export function deliveryAnswers(
 	simulator: Simulator,
+	gateway: HistoryGateway,
 	written: Written[],
 ): Array<{ text: string; answers: Array<number | string> }> {
-	const messages = simulator.deliveries.filter((delivery) => delivery.event === 'message');
+	const messages = simulator.deliveries.filter(
+		(delivery) => delivery.event === gateway.deliveryEvent,
+	);
 	return written.map(({ text, id }) => ({
 		text,
 		answers: messages
-			.filter((delivery) => String((delivery.body.payload as IDataObject)?.id).endsWith(id))
+			.filter((delivery) => gateway.deliveredId(delivery.body as IDataObject).endsWith(id))
 			.map((delivery) => delivery.status ?? String(delivery.error)),
 	}));
 }
@@ -385,13 +437,13 @@ export async function untilAllEnded(
  * less the silence time: what the workflow adds to the wait it was asked for. Call once the
  * replies match the bursts (the k-th reply of a chat is then its k-th burst's).
  */
-export function replyDelays(simulator: Simulator, bursts: Written[][]) {
-	const sent = replies(simulator);
+export function replyDelays(simulator: Simulator, gateway: HistoryGateway, bursts: Written[][]) {
+	const sent = replies(simulator, gateway);
 	const delays = bursts
 		.map((burst, index) => {
-			const chatId = burst[0].chatId;
-			const nth = bursts.slice(0, index).filter((other) => other[0].chatId === chatId).length;
-			const reply = sent.filter((request) => (request.body as IDataObject).chatId === chatId)[nth];
+			const number = burst[0].number;
+			const nth = bursts.slice(0, index).filter((other) => other[0].number === number).length;
+			const reply = sent.filter((entry) => entry.number === number)[nth];
 			return reply.at - burst[burst.length - 1].at - SILENCE_MS;
 		})
 		.sort((a, b) => a - b);

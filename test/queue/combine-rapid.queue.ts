@@ -7,7 +7,7 @@
  * texts in order; the others end with no output; nothing is lost or answered twice, also when a
  * worker is stopped (SIGTERM, n8n's graceful stop) while its executions wait out the silence.
  */
-import { judgeWaha, SEED, startSimulator } from '../simulator/index.cts';
+import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import {
 	burstsByStamps,
@@ -18,6 +18,7 @@ import {
 	executionOutcomes,
 	expectedOutcomes,
 	expectedPerChat,
+	HISTORY_GATEWAYS,
 	plannedSizes,
 	repliesPerChat,
 	replyDelays,
@@ -36,29 +37,36 @@ import {
 } from '../e2e/e2e-helpers.cts';
 import { runDataOf } from '../e2e/example-runs.cts';
 import { refusedRequests } from '../e2e/gateway-choice.cts';
+import type { HistoryGateway } from '../e2e/combine-rapid.cts';
 import type { CredentialRef } from '../e2e/workflows.cts';
 import { startQueueCluster } from './queue-cluster.cts';
 import type { QueueCluster, WorkerProcess } from './queue-cluster.cts';
 
 const SESSION = SEED.instances.connected.name;
 
-let simulator: Simulator;
+const WAHA = HISTORY_GATEWAYS.waha;
+const V2 = HISTORY_GATEWAYS.evolutionV2;
+/** Per gateway, the simulator playing it and the credential pointing at it. */
+const gateways = new Map<HistoryGateway, { simulator: Simulator; credential: CredentialRef }>();
 let cluster: QueueCluster;
-let credential: CredentialRef;
 
 beforeAll(async () => {
-	simulator = await startSimulator({ gateway: 'waha' });
 	cluster = await startQueueCluster();
-	credential = await createCredential(cluster.main, 'WAHA (queue mode, combine rapid messages)', {
-		gateway: 'waha',
-		baseUrl: simulator.url,
-		apiKey: simulator.apiKey,
-	});
+	for (const gateway of [WAHA, V2]) {
+		const simulator = await startSimulator({ gateway: gateway.simulator });
+		gateways.set(gateway, { simulator, credential: { id: '', name: '' } });
+		const credential = await createCredential(
+			cluster.main,
+			`${gateway.credential} (queue mode, combine rapid messages)`,
+			{ gateway: gateway.credential, baseUrl: simulator.url, apiKey: simulator.apiKey },
+		);
+		gateways.set(gateway, { simulator, credential });
+	}
 }, 600_000);
 
 afterAll(async () => {
 	await cluster?.stop();
-	await simulator?.stop();
+	for (const { simulator } of gateways.values()) await simulator.stop();
 });
 
 /** Which worker ran each execution, from the line n8n's job processor logs when it starts one. */
@@ -98,14 +106,22 @@ const STOP_WHEN = { written: 30, inFlight: 5 };
 
 describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at once, two workers', () => {
 	it.each([
-		{ name: 'both workers running', stopMidWait: false },
+		{ name: 'WAHA, both workers running', gateway: WAHA, stopMidWait: false },
 		{
-			name: 'worker-2 stopped (SIGTERM) while its executions wait out the silence',
+			name: 'WAHA, worker-2 stopped (SIGTERM) while its executions wait out the silence',
+			gateway: WAHA,
+			stopMidWait: true,
+		},
+		{ name: 'Evolution API v2, both workers running', gateway: V2, stopMidWait: false },
+		{
+			name: 'Evolution API v2, worker-2 stopped (SIGTERM) while its executions wait out the silence',
+			gateway: V2,
 			stopMidWait: true,
 		},
 	])(
 		'$name: one reply per burst with its texts in order, none lost or twice',
-		async ({ name, stopMidWait }) => {
+		async ({ name, gateway, stopMidWait }) => {
+			const { simulator, credential } = gateways.get(gateway)!;
 			simulator.reset();
 			const created = await cluster.main.api.post(
 				'/workflows',
@@ -114,7 +130,7 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 			expect(created.status).toBe(200);
 			const workflowId = String(created.data.id);
 			await activate(cluster.main, workflowId);
-			expect(simulator.getWebhooks(SESSION)[0]?.url).toMatch(
+			expect(gateway.webhookUrl(simulator, SESSION)).toMatch(
 				new RegExp(`^${cluster.webhookUrl}/webhook/`),
 			);
 			const [other, stopped] = cluster.workers;
@@ -148,17 +164,17 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 					certain.map(({ chat }) => chat),
 				),
 			).toEqual(certain);
-			expect(deliveryAnswers(simulator, written)).toEqual(
+			expect(deliveryAnswers(simulator, gateway, written)).toEqual(
 				written.map(({ text }) => ({ text, answers: [200] })),
 			);
-			expect(repliesPerChat(simulator, written)).toEqual(expectedPerChat(bursts));
-			expect(timesReplied(simulator, written)).toEqual(
+			expect(repliesPerChat(simulator, gateway, written)).toEqual(expectedPerChat(bursts));
+			expect(timesReplied(simulator, gateway, written)).toEqual(
 				written.map(({ text }) => ({ text, replies: 1 })),
 			);
 			expect(byMessage(await executionOutcomes(cluster.main, workflowId))).toEqual(
 				byMessage(expectedOutcomes(bursts)),
 			);
-			expect(refusedRequests(simulator, judgeWaha)).toEqual([]);
+			expect(refusedRequests(simulator, gateway.judge)).toEqual([]);
 
 			const times = await executionTimes(workflowId);
 			const ranOn = (worker: string) => times.filter((entry) => entry.worker === worker);
@@ -166,7 +182,7 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 			expect(ranOn(other.name).length).toBeGreaterThan(0);
 			expect(ranOn(stopped.name).length).toBeGreaterThan(0);
 			const delays = {
-				...replyDelays(simulator, bursts),
+				...replyDelays(simulator, gateway, bursts),
 				executionStarted: await startDelays(cluster.main, workflowId, bursts),
 			};
 			expect(delays.min).toBeGreaterThanOrEqual(0);
