@@ -210,7 +210,11 @@ export function readCombineRapid(this: IExecuteFunctions, itemIndex: number): Co
 	};
 }
 
-/** When this run of the node started, per run: the silence is counted from the message's arrival. */
+/**
+ * When this run of the node started, per run. The silence is counted from then: right after the
+ * message arrived, or later if the execution waited for a worker. Never earlier, so a later
+ * message of the burst is always stored by the time the history is read (clocks play no part).
+ */
 const runStarts = new WeakMap<object, number>();
 
 function runStart(this: IExecuteFunctions): number {
