@@ -3,8 +3,9 @@
  * gateway simulator. 1,000 Send Text items through our node one at a time, through a minimal node
  * making the same helper calls, and through n8n's HTTP Request node making the identical request;
  * with Simultaneous Chats to 1,000 chats and to one chat (order checked at the simulator); peak
- * RSS of n8n for each; and the trigger's delivery → finished-execution latency against n8n's own
- * Webhook node.
+ * RSS of n8n for each; the trigger's delivery → finished-execution latency against n8n's own
+ * Webhook node; and the latency Combine Rapid Messages adds beyond its silence time
+ * (support/combine-rapid.cts).
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -34,6 +35,7 @@ import {
 import type { CredentialRef, WorkflowJson } from '../test/e2e/workflows.cts';
 import { SEED, startSimulator } from '../test/simulator/index.cts';
 import type { Simulator } from '../test/simulator/index.cts';
+import { measureCombineRapid } from './support/combine-rapid.cts';
 import type { BenchPart, GoalResult, Stats } from './support/measure.cts';
 import { interleaved, ratioGoal, ratioText, round2, stats } from './support/measure.cts';
 
@@ -421,6 +423,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 	installReferencePackage(userFolder);
 	let n8n: N8nInstance | undefined;
 	const goals: GoalResult[] = [];
+	const combineNotes: string[] = [];
 	const figures: Record<string, unknown> = {
 		items: ITEMS,
 		rounds,
@@ -570,6 +573,11 @@ export const run: BenchPart = async ({ quick, log }) => {
 			measured: `p50 ${ours.p50Ms} ms, p95 ${ours.p95Ms} ms (n8n's Webhook node: p50 ${baseline.p50Ms} ms, p95 ${baseline.p95Ms} ms)`,
 			met: true,
 		});
+
+		const combine = await measureCombineRapid(instance, { quick, log });
+		figures.combineRapid = combine.figures;
+		goals.push(...combine.goals);
+		combineNotes.push(...combine.notes);
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
@@ -585,6 +593,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 			"Each variant is a workflow started by its production webhook (answering when the last node is done); the figure is the Send node's own execution time as n8n records it, so starting the workflow and saving the execution are outside it.",
 			'The HTTP Request node sends the identical request (same URL, apikey header and JSON body) as n8n sends it: every item at once.',
 			"Peak RSS is sampled every 20 ms from /proc while a run lasts (n8n's main process, which runs the workflows here).",
+			...combineNotes,
 		],
 	};
 };

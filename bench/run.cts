@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick] [part…]`: measures the package against its floors and rivals (see
- * README → Performance) and writes bench/results/<date>.json and .md. A full run (every part, not
- * --quick) also writes the README's Performance table. Parts: engine, throttle, trigger, load, n8n.
+ * README → Performance) and writes bench/results/<date>.json and .md (<date>-<parts>[-quick] for
+ * a run of some parts or a quick one). A full run (every part, not --quick) also writes the README's
+ * Performance table. Parts: engine, throttle, trigger, load, n8n.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -82,11 +83,14 @@ async function main(): Promise<void> {
 		parts,
 	};
 	fs.mkdirSync(RESULTS_FOLDER, { recursive: true });
-	const base = path.join(RESULTS_FOLDER, resultBaseName(quick ? `${date}-quick` : date));
+	// A run of some parts only is named after them, so it never passes for a full run of the day.
+	const full = names.length === Object.keys(BENCH_PARTS).length;
+	const label = [date, ...(full ? [] : names), ...(quick ? ['quick'] : [])].join('-');
+	const base = path.join(RESULTS_FOLDER, resultBaseName(label));
 	fs.writeFileSync(`${base}.json`, `${JSON.stringify(run, null, '\t')}\n`);
 	fs.writeFileSync(`${base}.md`, renderMarkdown(run));
 	log(`results: ${path.relative(PROJECT_ROOT, base)}.json and .md`);
-	if (!quick && names.length === Object.keys(BENCH_PARTS).length) {
+	if (!quick && full) {
 		writeReadmeSection('performance:results', renderSummary(run));
 		log('README.md Performance section written');
 	} else {

@@ -86,14 +86,21 @@ export function resultBaseName(date: string): string {
 	return name;
 }
 
-/** The newest full (not quick) run in bench/results/, or undefined when there is none. */
+/**
+ * The newest full run (every part, not quick) in bench/results/, or undefined when there is none.
+ * A run of some parts (`npm run bench -- n8n`) is kept beside it but never renders the README.
+ */
 export function newestRun(folder = RESULTS_FOLDER): BenchRun | undefined {
 	if (!fs.existsSync(folder)) return undefined;
 	const runs = fs
 		.readdirSync(folder)
 		.filter((file) => file.endsWith('.json'))
 		.map((file) => JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')) as BenchRun)
-		.filter((run) => !run.quick)
+		.filter(
+			(run) =>
+				!run.quick &&
+				Object.keys(BENCH_PARTS).every((id) => run.parts.some((part) => part.id === id)),
+		)
 		.sort((a, b) => a.finishedAt.localeCompare(b.finishedAt));
 	return runs[runs.length - 1];
 }
