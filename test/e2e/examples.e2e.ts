@@ -62,6 +62,7 @@ const CONNECTED = SEED.instances.connected.name;
 const PAIRING = SEED.instances.pairing.name;
 const ALICE = SEED.contacts.alice;
 const BRUNO = SEED.contacts.bruno;
+const CARLA = SEED.contacts.carla;
 
 let simulator: Simulator;
 let fakeOpenAi: FakeOpenAi;
@@ -151,13 +152,14 @@ const CASES: Record<string, ExampleCase> = {
 		session: CONNECTED,
 		// On the Messaging Gateway API, Combine Rapid Messages reads the chat from Evolution API v1's
 		// findMessages (the simulator answers it): a text turn goes through the agent to a reply.
-		// test/e2e/assistant.e2e.ts runs every kind of turn on WAHA.
+		// test/e2e/assistant.e2e.ts runs every kind of turn on WAHA. Another customer than the other
+		// examples' writes, so their messages of a moment ago are not part of this turn.
 		run: async (workflowId) => {
 			const reply = 'We have sourdough until 6 pm.';
 			fakeOpenAi.script({ toolArguments: { emoji: '👍' }, finalText: reply });
 			const completions = fakeOpenAi.completions.length;
 			await whileActive(workflowId, async () => {
-				await simulator.injectInboundMessage({ from: ALICE.number, text: 'Any sourdough today?' });
+				await simulator.injectInboundMessage({ from: CARLA.number, text: 'Any sourdough today?' });
 				const [execution] = await finishedExecutions(workflowId, 1);
 				expect(outcome(execution)).toBe('success');
 				expect(
@@ -165,7 +167,7 @@ const CASES: Record<string, ExampleCase> = {
 				).toEqual(['Any sourdough today?']);
 			});
 			expect(sendTextRequests().map((request) => request.body)).toEqual([
-				expect.objectContaining({ number: ALICE.number, textMessage: { text: reply } }),
+				expect.objectContaining({ number: CARLA.number, textMessage: { text: reply } }),
 			]);
 			expect(fakeOpenAi.completions.length - completions).toBe(2);
 			expect(JSON.stringify(fakeOpenAi.completions[completions].body.messages)).toContain(
@@ -175,7 +177,7 @@ const CASES: Record<string, ExampleCase> = {
 			expect(fakeOpenAi.imageAnalyses).toEqual([]);
 			expect(
 				simulator.requestsTo('/chat/findMessages/', 'POST').map((request) => request.body),
-			).toEqual([{ where: { key: { remoteJid: ALICE.number } }, limit: 50 }]);
+			).toEqual([{ where: { key: { remoteJid: CARLA.number } }, limit: 50 }]);
 		},
 		// n8n 1.x has no AI Agent 3.1: the workflow cannot be activated, and nothing is sent.
 		on1x: async (workflowId) => {
