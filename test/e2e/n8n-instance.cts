@@ -111,12 +111,47 @@ export interface StartN8nOptions {
 	onOutput?: (line: string) => void;
 }
 
-export async function freePort(): Promise<number> {
+/** Ports this process has handed out, so two servers it starts never get the same one. */
+const handedOut = new Set<number>();
+
+/** The first port of the range the system gives outgoing connections (Linux's default 32768). */
+function ephemeralRangeStart(): number {
+	try {
+		const [low] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/);
+		const start = Number(low);
+		return Number.isInteger(start) && start > 20_000 ? start : 32_768;
+	} catch {
+		return 32_768;
+	}
+}
+
+/** Whether `port` can be listened on now; the port is released again at once. */
+async function canListen(port: number): Promise<boolean> {
 	const server = net.createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as net.AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
+	const listening = await new Promise<boolean>((resolve) => {
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => resolve(true));
+	});
+	if (listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+	return listening;
+}
+
+/**
+ * A free loopback port for a server started later, below the range outgoing connections take
+ * their local ports from: a port from that range (what listen(0) gives) can be taken by any
+ * connection in the minute before the server binds it (n8n's to PostgreSQL and Redis included),
+ * and the server then fails with EADDRINUSE.
+ */
+export async function freePort(): Promise<number> {
+	const low = 15_000;
+	const high = ephemeralRangeStart() - 1;
+	for (let attempt = 0; attempt < 200; attempt++) {
+		const port = low + Math.floor(Math.random() * (high - low + 1));
+		if (handedOut.has(port) || !(await canListen(port))) continue;
+		handedOut.add(port);
+		return port;
+	}
+	throw new Error(`No free loopback port between ${low} and ${high}`);
 }
 
 /** The files n8n loads (package.json `n8n` section) that an unpacked package lacks. */

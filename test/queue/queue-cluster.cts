@@ -63,13 +63,29 @@ function readLog(file: string): string {
 	return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 }
 
-async function untilReady(name: string, url: string, process: N8nProcess): Promise<void> {
-	await waitFor(`${name} readiness (${url})`, 180_000, async () => {
-		if (process.child.exitCode !== null)
-			throw new Error(`${name} exited with ${process.child.exitCode}`);
-		const response = await axios.get(url, { validateStatus: () => true, timeout: 2000 });
-		return response.status === 200;
-	});
+/** Ready, or the process exited (said at once, with the end of its log) or never got ready. */
+async function untilReady(
+	name: string,
+	url: string,
+	process: N8nProcess,
+	logFile: string,
+): Promise<void> {
+	const exited = () => process.child.exitCode !== null || process.child.signalCode !== null;
+	const logTail = () => readLog(logFile).split('\n').slice(-40).join('\n');
+	try {
+		await waitFor(`${name} readiness (${url})`, 180_000, async () => {
+			if (exited()) return true;
+			const response = await axios.get(url, { validateStatus: () => true, timeout: 2000 });
+			return response.status === 200;
+		});
+	} catch (error) {
+		throw new Error(`${(error as Error).message}; the end of its log:\n${logTail()}`);
+	}
+	if (exited()) {
+		throw new Error(
+			`${name} exited with ${process.child.exitCode ?? process.child.signalCode} before it was ready; the end of its log:\n${logTail()}`,
+		);
+	}
 }
 
 export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> {
@@ -173,7 +189,12 @@ export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> 
 					env,
 					worker.logFile,
 				);
-				await untilReady(name, `http://127.0.0.1:${healthPort}/healthz/readiness`, current);
+				await untilReady(
+					name,
+					`http://127.0.0.1:${healthPort}/healthz/readiness`,
+					current,
+					worker.logFile,
+				);
 			};
 			const running = () =>
 				current !== undefined &&
@@ -203,7 +224,12 @@ export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> 
 		}
 		// The webhook processor and the workers start together: n8n's start-up is CPU-bound.
 		await Promise.all([
-			untilReady('webhook processor', `${webhookUrl}/healthz/readiness`, webhookProcess),
+			untilReady(
+				'webhook processor',
+				`${webhookUrl}/healthz/readiness`,
+				webhookProcess,
+				webhook.logFile,
+			),
 			...workers.map((worker) => worker.start()),
 		]);
 		processes.push(...workers);
