@@ -43,6 +43,22 @@ export type BurstDecision =
 	| { goOn: false; reason: 'later message' }
 	| { goOn: true; burst: BurstMessage[]; boundaryKnown: boolean };
 
+/**
+ * Where the run of messages ending at `index` began (oldest first): the first message after the
+ * last pause of at least `silenceSeconds` before it, or 0 when none was read.
+ */
+export function pauseBefore(
+	messages: BurstMessage[],
+	index: number,
+	silenceSeconds: number,
+): number {
+	let start = index;
+	while (start > 0 && messages[start].timestamp - messages[start - 1].timestamp < silenceSeconds) {
+		start--;
+	}
+	return start;
+}
+
 /** Cuts `messages` (one chat, oldest first, the person's only) into bursts by `rule`. */
 export function cutIntoBursts(messages: BurstMessage[], rule: BurstRule): BurstMessage[][] {
 	const bursts: BurstMessage[][] = [];
@@ -79,13 +95,7 @@ export function decideBurst(
 ): BurstDecision | undefined {
 	const own = history.findIndex((message) => message.shortId === ownId);
 	if (own === -1) return undefined;
-	let start = own;
-	while (
-		start > 0 &&
-		history[start].timestamp - history[start - 1].timestamp < rule.silenceSeconds
-	) {
-		start--;
-	}
+	const start = pauseBefore(history, own, rule.silenceSeconds);
 	const bursts = cutIntoBursts(history.slice(start), rule);
 	const burst = bursts.find((candidate) => candidate.some((message) => message.shortId === ownId));
 	if (!burst || burst[burst.length - 1].shortId !== ownId)

@@ -10,7 +10,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import type { ChatHistory } from '../../../shared/gateways';
 import { parseFullMessageId } from '../../../shared/identifiers';
 import type { FullMessageId } from '../../../shared/identifiers';
-import { burstTexts, decideBurst } from '../../helpers/bursts';
+import { burstTexts, decideBurst, pauseBefore } from '../../helpers/bursts';
 import { instanceApiHistory } from '../../helpers/chat-history';
 import type { BurstMessage, BurstRule } from '../../helpers/bursts';
 import {
@@ -122,13 +122,15 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('message', 'combineRapid', properties);
 
+const OUTPUTS = ['oneItem', 'itemPerMessage'] as const;
+
 export interface CombineRapidRequest {
 	session: string;
 	messageId: FullMessageId;
 	rule: BurstRule;
 	joinWith: string;
 	includeMedia: boolean;
-	output: 'oneItem' | 'itemPerMessage';
+	output: (typeof OUTPUTS)[number];
 }
 
 /** What Combine Rapid Messages was asked for one item, checked before any request. */
@@ -202,11 +204,13 @@ export function readCombineRapid(this: IExecuteFunctions, itemIndex: number): Co
 			itemIndex,
 			true,
 		),
-		output: optionFrom.call<
-			IExecuteFunctions,
-			[unknown, string, number, ReadonlyArray<CombineRapidRequest['output']>],
-			CombineRapidRequest['output']
-		>(this, options.output ?? 'oneItem', 'Output', itemIndex, ['oneItem', 'itemPerMessage']),
+		output: optionFrom.call(
+			this,
+			options.output ?? 'oneItem',
+			'Output',
+			itemIndex,
+			OUTPUTS,
+		) as CombineRapidRequest['output'],
 	};
 }
 
@@ -256,20 +260,12 @@ async function readRecentHistory(
 		);
 		if (rows.length < HISTORY_PAGE) return { messages: newestFirst.reverse(), complete: true };
 		if (fresh.length === 0) break;
-		const own = newestFirst.findIndex((row) => row.shortId === request.messageId.id);
-		if (own !== -1 && startFound(newestFirst, own, request.rule.silenceSeconds)) break;
+		// Enough once a pause before this message has been read: older ones cannot move the cut.
+		const oldestFirst = [...newestFirst].reverse();
+		const own = oldestFirst.findIndex((row) => row.shortId === request.messageId.id);
+		if (own !== -1 && pauseBefore(oldestFirst, own, request.rule.silenceSeconds) > 0) break;
 	}
 	return { messages: newestFirst.reverse(), complete: false };
-}
-
-/** Whether a pause of at least the silence time lies between `own` and an older message read (newest first). */
-function startFound(newestFirst: BurstMessage[], own: number, silenceSeconds: number): boolean {
-	for (let index = own; index + 1 < newestFirst.length; index++) {
-		if (newestFirst[index].timestamp - newestFirst[index + 1].timestamp >= silenceSeconds) {
-			return true;
-		}
-	}
-	return false;
 }
 
 /** The trigger's fields of a message (without the gateway's record). */
