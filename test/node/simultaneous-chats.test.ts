@@ -91,7 +91,7 @@ describe('Message > Send Text with Simultaneous Chats', () => {
 		},
 	);
 
-	it("evaluates each item's chat once and a Session without expression once per run", async () => {
+	it("evaluates each item's chat once, a Session without expression once per run, and reads each saved value once per run", async () => {
 		const reads = jest.spyOn(
 			NodeExecutionContext.prototype as unknown as {
 				_getNodeParameter: (
@@ -112,8 +112,20 @@ describe('Message > Send Text with Simultaneous Chats', () => {
 				reads.mock.calls.filter(
 					([name, , , options]) => name === parameter && options?.rawExpressions !== true,
 				);
+			const rawReads = (parameter: string) =>
+				reads.mock.calls.filter(
+					([name, , , options]) => name === parameter && options?.rawExpressions === true,
+				);
 			expect(evaluated('chatId')).toHaveLength(items.length);
 			expect(evaluated('session')).toHaveLength(1);
+			// Whether a saved value holds an expression is the run's own: looked at once, not per item.
+			expect(rawReads('chatId')).toHaveLength(1);
+			expect(rawReads('session')).toHaveLength(1);
+			reads.mockClear();
+			const oneAtATime = await send(items, {});
+			expect(oneAtATime.status).toBe('success');
+			expect(evaluated('chatId')).toHaveLength(items.length);
+			expect(rawReads('chatId')).toHaveLength(1);
 			reads.mockClear();
 			const fromItems = items.map((item) => ({ json: { ...item.json, session: SESSION } }));
 			const perItem = await runGateway(

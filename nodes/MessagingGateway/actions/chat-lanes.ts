@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { classifyChat, parseFullMessageId } from '../../shared/identifiers';
-import { itemParameter, rememberedParameter } from '../../shared/parameters';
+import { itemParameter, readAheadParameter } from '../../shared/parameters';
 
 /** Items without a chat of their own share this lane, so they go one after another. */
 const SHARED_LANE = 'shared';
@@ -16,14 +16,14 @@ export function chatLaneOf(this: IExecuteFunctions, itemIndex: number): string {
 	try {
 		const session = String(itemParameter.call(this, 'session', itemIndex, '')).trim();
 		for (const name of ['chatId', 'groupId'] as const) {
-			const raw = rememberedParameter.call(this, name, itemIndex, '');
+			const raw = readAheadParameter.call(this, name, itemIndex, '');
 			if (raw === '' || raw === undefined || raw === null) continue;
 			const chat = classifyChat(raw);
 			// A chat of another shape (a @lid, a typo) is keyed by its text: the same text, the same lane.
 			const key = chat ? `${chat.kind}:${chat.value}` : `text:${JSON.stringify(raw)}`;
 			return `${session}\n${key}`;
 		}
-		const messageId = rememberedParameter.call(this, 'messageId', itemIndex, '');
+		const messageId = readAheadParameter.call(this, 'messageId', itemIndex, '');
 		if (messageId !== '') {
 			const { chatId } = parseFullMessageId.call(this, messageId, 'Message ID', itemIndex);
 			return `${session}\n${chatId}`;
