@@ -20,7 +20,7 @@ import type {
 import { runNode } from '../test/support/n8n-harness.cts';
 import { built } from './support/built.cts';
 import { FAKE_API_KEY, FAKE_SESSION, startFakeGateway } from './support/fake-gateway.cts';
-import type { FakeGateway } from './support/fake-gateway.cts';
+import type { FakeGateway, FakeRoute, KeyHeader } from './support/fake-gateway.cts';
 import type { BenchPart, GoalResult, Stats } from './support/measure.cts';
 import { elapsedMs, interleaved, ratioGoal, ratioText, round2 } from './support/measure.cts';
 
@@ -152,57 +152,116 @@ type Variant = 'package' | 'reference' | 'axios';
 type AnyVariant = Variant | 'referenceWithLimits';
 type Operation = 'sendText' | 'getMany';
 
+/**
+ * The credential's Gateway choices Send Text is timed on: the credential's extra fields, where the
+ * fake gateway must see each request (route and key header), and what each sends and gets back.
+ * The spec's is the credential every other row uses (no Gateway field: the default).
+ */
+const GATEWAYS = {
+	spec: {
+		label: "the spec's gateway",
+		credential: {},
+		route: 'spec.sendText',
+		header: 'apikey',
+		sends:
+			"POST /message/sendText/{session} with Evolution API v1's body {number, textMessage: {text}}, answered with the sent message's key and content",
+	},
+	evolutionV2: {
+		label: 'Evolution API v2',
+		credential: { gateway: 'evolutionV2' },
+		route: 'evolutionV2.sendText',
+		header: 'apikey',
+		sends:
+			"the same route with v2's flat body {number, text}, rebuilt from the spec's per request, answered with the stored message (about 1.4× the spec's answer)",
+	},
+	waha: {
+		label: 'WAHA',
+		credential: { gateway: 'waha' },
+		route: 'waha.sendText',
+		header: 'x-api-key',
+		sends:
+			"POST /api/sendText with {session, chatId, text} (a fixed path: no session to encode into it), the key in X-Api-Key, answered with a WAMessage about twice the spec's answer (the engine's message in _data), its full message ID read from `id`",
+	},
+} satisfies Record<
+	string,
+	{ label: string; credential: IDataObject; route: FakeRoute; header: KeyHeader; sends: string }
+>;
+type GatewayChoice = keyof typeof GATEWAYS;
+
 interface Harness {
 	gateway: FakeGateway;
 	ourNode: INodeType;
 	credentialType: ICredentialType;
 }
 
-/** Runs one variant over `items` and returns milliseconds; checks the output so a broken run cannot pass as fast. */
-async function timeVariant(
+interface RunOptions {
+	/** The credential's Gateway (the spec's when not given); only the package speaks the others. */
+	gateway?: GatewayChoice;
+	/** Receives the outputs of an n8n run, to hold them. */
+	keep?: (outputs: INodeExecutionData[][]) => void;
+}
+
+/** One run of a variant: milliseconds, the items it produced, and why n8n failed it, if it did. */
+interface Run {
+	took: number;
+	produced: number;
+	failure?: string;
+}
+
+/** The same requests with raw axios and keep-alive, outside n8n (the spec's gateway only). */
+async function runAxios(
 	harness: Harness,
-	variant: AnyVariant,
 	operation: Operation,
 	items: INodeExecutionData[],
 	agent: http.Agent,
-	keep?: (outputs: INodeExecutionData[][]) => void,
-): Promise<number> {
-	const expected = operation === 'sendText' ? items.length : items.length * CHAT_COUNT;
-	if (variant === 'axios') {
-		const client = axios.create({
-			baseURL: harness.gateway.baseUrl,
-			headers: { apikey: FAKE_API_KEY },
-			httpAgent: agent,
-		});
-		const start = process.hrtime.bigint();
-		let produced = 0;
-		for (const item of items) {
-			if (operation === 'sendText') {
-				await client.post(`/message/sendText/${FAKE_SESSION}`, {
-					number: item.json.number,
-					textMessage: { text: item.json.text },
-				});
-				produced++;
-				continue;
-			}
-			for (let offset = 0; ; offset += 20) {
-				const { data } = await client.get<IDataObject[]>(`/api/${FAKE_SESSION}/chats/overview`, {
-					params: { limit: 20, offset },
-				});
-				produced += data.length;
-				if (data.length < 20) break;
-			}
+): Promise<Run> {
+	const client = axios.create({
+		baseURL: harness.gateway.baseUrl,
+		headers: { apikey: FAKE_API_KEY },
+		httpAgent: agent,
+	});
+	const start = process.hrtime.bigint();
+	let produced = 0;
+	for (const item of items) {
+		if (operation === 'sendText') {
+			await client.post(`/message/sendText/${FAKE_SESSION}`, {
+				number: item.json.number,
+				textMessage: { text: item.json.text },
+			});
+			produced++;
+			continue;
 		}
-		const took = elapsedMs(start);
-		if (produced !== expected) throw new Error(`axios produced ${produced}, expected ${expected}`);
-		return took;
+		for (let offset = 0; ; offset += 20) {
+			const { data } = await client.get<IDataObject[]>(`/api/${FAKE_SESSION}/chats/overview`, {
+				params: { limit: 20, offset },
+			});
+			produced += data.length;
+			if (data.length < 20) break;
+		}
 	}
+	return { took: elapsedMs(start), produced };
+}
+
+/** One run of the package or the reference node in n8n-core, with the chosen gateway's credential. */
+async function runInN8n(
+	harness: Harness,
+	variant: Exclude<AnyVariant, 'axios'>,
+	operation: Operation,
+	items: INodeExecutionData[],
+	{ gateway = 'spec', keep }: RunOptions,
+): Promise<Run> {
 	const ours = variant === 'package';
 	const start = process.hrtime.bigint();
 	const result = await runNode({
 		nodeTypes: { [ours ? OUR_TYPE : REFERENCE_TYPE]: ours ? harness.ourNode : referenceNode() },
 		credentialTypes: { [CREDENTIAL_TYPE]: harness.credentialType },
-		credentials: { [CREDENTIAL_TYPE]: { baseUrl: harness.gateway.baseUrl, apiKey: FAKE_API_KEY } },
+		credentials: {
+			[CREDENTIAL_TYPE]: {
+				baseUrl: harness.gateway.baseUrl,
+				apiKey: FAKE_API_KEY,
+				...GATEWAYS[gateway].credential,
+			},
+		},
 		type: ours ? OUR_TYPE : REFERENCE_TYPE,
 		parameters: ours
 			? OUR_PARAMETERS[operation]
@@ -210,14 +269,61 @@ async function timeVariant(
 		items,
 	});
 	const took = elapsedMs(start);
-	const produced = result.outputs[0]?.length ?? 0;
-	if (result.status !== 'success' || produced !== expected) {
+	keep?.(result.outputs);
+	return {
+		took,
+		produced: result.outputs[0]?.length ?? 0,
+		...(result.status === 'success'
+			? {}
+			: { failure: `status ${result.status}: ${result.error?.message ?? ''}` }),
+	};
+}
+
+/**
+ * Runs one variant over `items` and returns milliseconds. Checks the output count, and that every
+ * request went to the chosen gateway's route with its key header (one per item for Send Text), so
+ * a broken or misrouted run cannot pass as fast.
+ */
+async function timeVariant(
+	harness: Harness,
+	variant: AnyVariant,
+	operation: Operation,
+	items: INodeExecutionData[],
+	agent: http.Agent,
+	options: RunOptions = {},
+): Promise<number> {
+	const expected = operation === 'sendText' ? items.length : items.length * CHAT_COUNT;
+	const { route, header } =
+		operation === 'sendText'
+			? GATEWAYS[options.gateway ?? 'spec']
+			: { route: 'chatsOverview' as const, header: 'apikey' as const };
+	const fake = harness.gateway;
+	const before = { all: fake.requests(), routed: fake.answered(route, header) };
+	const run =
+		variant === 'axios'
+			? await runAxios(harness, operation, items, agent)
+			: await runInN8n(harness, variant, operation, items, options);
+	const all = fake.requests() - before.all;
+	const routed = fake.answered(route, header) - before.routed;
+	const misrouted = routed !== all || (operation === 'sendText' && routed !== items.length);
+	if (run.failure || run.produced !== expected || misrouted) {
 		throw new Error(
-			`${variant} ${operation}: status ${result.status}, ${produced} items (expected ${expected}): ${result.error?.message ?? ''}`,
+			`${variant} ${operation}${options.gateway ? ` on ${options.gateway}` : ''}: ${run.produced} items (expected ${expected}), ${routed} of ${all} requests to ${route} with ${header}${run.failure ? `; ${run.failure}` : ''}`,
 		);
 	}
-	keep?.(result.outputs);
-	return took;
+	return run.took;
+}
+
+/** Min and median in milliseconds per variant, as the figures keep them. */
+function msFigures(
+	byVariant: Record<string, Stats>,
+): Record<string, { min: number; median: number }> {
+	return Object.fromEntries(
+		Object.entries(byVariant).map(([variant, stats]) => [
+			variant,
+			{ min: round2(stats.min), median: round2(stats.median) },
+		]),
+	);
 }
 
 function perItem(stats: Stats, items: number): Stats {
@@ -247,7 +353,9 @@ async function retainedBytesPerItem(
 	const collect = (globalThis as { gc?: () => void }).gc;
 	if (!collect) return undefined;
 	let kept: INodeExecutionData[][] = [];
-	await timeVariant(harness, variant, 'sendText', items, agent, (outputs) => (kept = outputs));
+	await timeVariant(harness, variant, 'sendText', items, agent, {
+		keep: (outputs) => (kept = outputs),
+	});
 	collect();
 	const holding = process.memoryUsage().heapUsed;
 	const count = kept[0]?.length ?? 0;
@@ -319,12 +427,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 			},
 			rounds,
 		);
-		figures.sendTextLimitsMs = Object.fromEntries(
-			Object.entries(limits).map(([variant, values]) => [
-				variant,
-				{ min: round2(values.min), median: round2(values.median) },
-			]),
-		);
+		figures.sendTextLimitsMs = msFigures(limits);
 		const limitsShare = limits.referenceWithLimits.median / limits.reference.median;
 		const ownShare = limits.package.median / limits.referenceWithLimits.median;
 		goals.push(
@@ -374,6 +477,39 @@ export const run: BenchPart = async ({ quick, log }) => {
 			why: `A further item costs the run's time less a one-item run's (${round2(fixed.package.median)} ms), over the items after the first: at 100 items that difference of two short runs is ${round2(perSize[sizes[0]].package.median * sizes[0])} − ${round2(fixed.package.median)} ms, where a few milliseconds of the machine's noise move the figure by several percent. Nothing in the package grows with the number of items (outputs are collected once, in order).`,
 		});
 
+		// The gateway is picked once per run and each request translated: what that costs per item.
+		log(`Send Text, 1,000 items on each gateway, ${rounds} rounds`);
+		const choices = Object.keys(GATEWAYS) as GatewayChoice[];
+		const byGateway = await interleaved(
+			Object.fromEntries(
+				choices.map((gateway) => [
+					gateway,
+					() => timeVariant(harness, 'package', 'sendText', thousand, agent, { gateway }),
+				]),
+			) as Record<GatewayChoice, () => Promise<number>>,
+			rounds,
+		);
+		figures.gatewayChoiceMs = msFigures(byGateway);
+		const others = choices.filter((gateway) => gateway !== 'spec');
+		const ratioOf = (gateway: GatewayChoice) => byGateway[gateway].median / byGateway.spec.median;
+		const slowest = others.reduce((a, b) => (ratioOf(b) > ratioOf(a) ? b : a));
+		goals.push(
+			ratioGoal({
+				id: 'engine.gatewayChoice',
+				what: `Send Text, 1,000 items in n8n-core: the slower of ${others.map((gateway) => GATEWAYS[gateway].label).join(' and ')} ÷ ${GATEWAYS.spec.label} (the gateway picked per run, each request translated)`,
+				subject: byGateway[slowest],
+				baseline: byGateway.spec,
+				limit: 1.02,
+				why: [
+					...others.map(
+						(gateway) =>
+							`${GATEWAYS[gateway].label} ${ratioText(ratioOf(gateway))}: ${GATEWAYS[gateway].sends}.`,
+					),
+					`Against ${GATEWAYS.spec.label}: ${GATEWAYS.spec.sends}.`,
+				].join(' '),
+			}),
+		);
+
 		log(`Chat Get Many, Return All over ${CHAT_COUNT} chats, ${rounds} rounds`);
 		const oneItem = [{ json: {} }];
 		const getMany = await interleaved<Variant>(
@@ -384,12 +520,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 			},
 			rounds,
 		);
-		figures.getManyMs = Object.fromEntries(
-			Object.entries(getMany).map(([variant, stats]) => [
-				variant,
-				{ min: round2(stats.min), median: round2(stats.median) },
-			]),
-		);
+		figures.getManyMs = msFigures(getMany);
 		goals.push(
 			ratioGoal({
 				id: 'engine.getMany.reference',
