@@ -3,9 +3,10 @@
  * gateway simulator. 1,000 Send Text items through our node one at a time, through a minimal node
  * making the same helper calls, and through n8n's HTTP Request node making the identical request;
  * with Simultaneous Chats to 1,000 chats and to one chat (order checked at the simulator); peak
- * RSS of n8n for each; the trigger's delivery → finished-execution latency against n8n's own
- * Webhook node; and the latency Combine Rapid Messages adds beyond its silence time
- * (support/combine-rapid.cts).
+ * RSS of n8n for each; the trigger's delivery → finished-execution latency and a burst against
+ * n8n's own Webhook node, in n8n as installed, with lazy isolates and in queue mode
+ * (support/trigger-latency.cts); and the latency Combine Rapid Messages adds beyond its silence
+ * time (support/combine-rapid.cts).
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -15,27 +16,27 @@ import * as path from 'node:path';
 import axios from 'axios';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import {
-	activate,
-	allExecutions,
-	createCredential,
-	deliverBurst,
-	triggerMessageIds,
-	until,
-	percentile,
-} from '../test/e2e/e2e-helpers.cts';
+import { activate, createCredential } from '../test/e2e/e2e-helpers.cts';
 import { startN8n } from '../test/e2e/n8n-instance.cts';
 import type { N8nInstance } from '../test/e2e/n8n-instance.cts';
-import {
-	ACTION_TYPE,
-	countingTriggerWorkflow,
-	countingWebhookNodeWorkflow,
-	CREDENTIAL_TYPE,
-} from '../test/e2e/workflows.cts';
+import { ACTION_TYPE, CREDENTIAL_TYPE } from '../test/e2e/workflows.cts';
 import type { CredentialRef, WorkflowJson } from '../test/e2e/workflows.cts';
 import { SEED, startSimulator } from '../test/simulator/index.cts';
 import type { Simulator } from '../test/simulator/index.cts';
 import { measureCombineRapid } from './support/combine-rapid.cts';
+import {
+	burstInto,
+	DELIVERY_KINDS,
+	measureElsewhere,
+	pairedLatency,
+	triggerGoals,
+} from './support/trigger-latency.cts';
+import type {
+	BurstFigures,
+	DeliveryKind,
+	LatencyFigures,
+	Receiver,
+} from './support/trigger-latency.cts';
 import type { BenchPart, GoalResult, Stats } from './support/measure.cts';
 import { interleaved, ratioGoal, ratioText, round2, stats } from './support/measure.cts';
 
@@ -346,61 +347,6 @@ async function runSend(
 	return { nodeMs: send.executionTime, peakRssMb: round2(peakMb) };
 }
 
-interface LatencyFigures {
-	deliveries: number;
-	p50Ms: number;
-	p95Ms: number;
-}
-
-/** Deliveries one after another (no queueing), each timed from sending to its execution's end. */
-async function deliveryLatency(
-	n8n: N8nInstance,
-	workflowId: string,
-	url: string,
-	count: number,
-	idOf: (executions: IDataObject[]) => string[],
-): Promise<LatencyFigures> {
-	const ids = Array.from(
-		{ length: count },
-		() => `3EB0${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
-	);
-	const burst = await deliverBurst({
-		url,
-		session: SESSION,
-		from: { number: SEED.contacts.bruno.number, pushName: 'Bruno' },
-		ids,
-		concurrency: 1,
-	});
-	if (burst.refused.length > 0) throw new Error(`Deliveries refused: ${burst.refused.join('; ')}`);
-	const wanted = new Set(ids);
-	const finished = await until('every delivery to finish', 120_000, async () => {
-		const executions = (await allExecutions(n8n, workflowId, true)).filter((execution) => {
-			return execution.stoppedAt && wanted.has(idOf([execution])[0]);
-		});
-		return executions.length >= count ? executions : undefined;
-	});
-	const latencies = finished
-		.map((execution) => {
-			const id = idOf([execution])[0];
-			return new Date(String(execution.stoppedAt)).getTime() - burst.sentAt.get(id)!;
-		})
-		.sort((a, b) => a - b);
-	return {
-		deliveries: count,
-		p50Ms: percentile(latencies, 0.5),
-		p95Ms: percentile(latencies, 0.95),
-	};
-}
-
-function webhookBodyIds(executions: IDataObject[]): string[] {
-	type RunData = Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>>;
-	return executions.map((execution) => {
-		const runData = (execution.data as { resultData: { runData: RunData } }).resultData.runData;
-		const body = runData['On Message']?.[0]?.data.main[0][0].json.body as IDataObject | undefined;
-		return String(((body?.data as IDataObject | undefined)?.key as IDataObject | undefined)?.id);
-	});
-}
-
 async function createWorkflow(n8n: N8nInstance, workflow: WorkflowJson): Promise<string> {
 	const response = await n8n.api.post('/workflows', workflow);
 	if (response.status !== 200) {
@@ -418,6 +364,9 @@ function msFigures(values: Stats): { minMs: number; medianMs: number } {
 export const run: BenchPart = async ({ quick, log }) => {
 	const rounds = quick ? 1 : 3;
 	const deliveries = quick ? 40 : 200;
+	const burst = { deliveries: quick ? 200 : 1_000, concurrency: 50 };
+	const single = {} as Record<DeliveryKind, Record<Receiver, LatencyFigures>>;
+	let defaultBurst: Record<Receiver, BurstFigures> | undefined;
 	const simulator = await startSimulator();
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-mg-bench-'));
 	installReferencePackage(userFolder);
@@ -520,12 +469,21 @@ export const run: BenchPart = async ({ quick, log }) => {
 			},
 			ratioGoal({
 				id: 'n8n.sendText.manyChats',
-				what: `Simultaneous Chats ${SIMULTANEOUS}, ${ITEMS.toLocaleString('en-US')} items to ${ITEMS.toLocaleString('en-US')} chats: package ÷ HTTP Request node`,
+				what: `Simultaneous Chats ${SIMULTANEOUS}, ${ITEMS.toLocaleString('en-US')} items to ${ITEMS.toLocaleString('en-US')} chats: package ÷ HTTP Request node with as many expression fields (two: its URL and JSON body; the package's Chat and Text)`,
 				subject: timing.packageManyChats,
-				baseline: timing.httpRequestManyChats,
+				baseline: timing.httpRequestManyChatsTwoExpressions,
 				limit: 1.0,
-				why: `n8n 2.41.1 evaluates each expression field in an isolated VM, one item after another in one thread, so sending side by side cannot hide it. Per item the HTTP Request node evaluates one field (its JSON body), the package two (Chat and Text). The HTTP Request node given a second expression field (its URL) takes ${Math.round(timing.httpRequestManyChatsTwoExpressions.median)} ms; the package takes ${ratioText(timing.packageManyChats.median / timing.httpRequestManyChatsTwoExpressions.median)} that.`,
+				why: `n8n 2.41.1 evaluates each expression field in an isolated VM, one item after another in one thread, so sending side by side cannot hide it: it is most of an item's time. The package reads each answer as a stream against its 64 MB limit (the HTTP Request node reads it whole, without a limit); that alone costs per request what the engine row "Where the limits' cost goes" shows.`,
 			}),
+			{
+				id: 'n8n.sendText.manyChatsOneExpression',
+				what: `Same run: package ÷ HTTP Request node with one expression field (its JSON body)`,
+				goal: 'reported',
+				measured: ratioText(timing.packageManyChats.median / timing.httpRequestManyChats.median),
+				value: round2(timing.packageManyChats.median / timing.httpRequestManyChats.median),
+				met: true,
+				why: `One expression evaluated per item fewer: the HTTP Request node takes ${Math.round(timing.httpRequestManyChats.median)} ms with one and ${Math.round(timing.httpRequestManyChatsTwoExpressions.median)} ms with two.`,
+			},
 			{
 				id: 'n8n.sendText.oneChatSimultaneous',
 				what: `Simultaneous Chats ${SIMULTANEOUS}, ${ITEMS.toLocaleString('en-US')} items to one chat: order at the gateway, and ÷ HTTP Request node`,
@@ -546,33 +504,20 @@ export const run: BenchPart = async ({ quick, log }) => {
 			},
 		);
 
-		log(`trigger: ${deliveries} deliveries one after another, ours and n8n's Webhook node`);
-		const triggerWorkflow = countingTriggerWorkflow(credential, SESSION);
-		const triggerId = await createWorkflow(instance, triggerWorkflow);
-		await activate(instance, triggerId);
-		const triggerUrl = simulator.getWebhook(SESSION)?.url;
-		if (!triggerUrl) throw new Error('The trigger did not register its webhook at the gateway');
-		const baselinePath = `bench-webhook-${randomUUID().slice(0, 8)}`;
-		const baselineId = await createWorkflow(instance, countingWebhookNodeWorkflow(baselinePath));
-		await activate(instance, baselineId);
-		const ours = await deliveryLatency(instance, triggerId, triggerUrl, deliveries, (executions) =>
-			triggerMessageIds(executions),
+		log(
+			`trigger: ${deliveries} deliveries of each kind one after another, into the trigger and n8n's Webhook node in turn`,
 		);
-		const baseline = await deliveryLatency(
-			instance,
-			baselineId,
-			`${instance.url}/webhook/${baselinePath}`,
-			deliveries,
-			webhookBodyIds,
-		);
-		figures.triggerLatency = { trigger: ours, webhookNode: baseline };
-		goals.push({
-			id: 'n8n.trigger.latency',
-			what: `Trigger in n8n 2.41.1: delivery → execution finished, ${deliveries} deliveries one after another`,
-			goal: 'reported',
-			measured: `p50 ${ours.p50Ms} ms, p95 ${ours.p95Ms} ms (n8n's Webhook node: p50 ${baseline.p50Ms} ms, p95 ${baseline.p95Ms} ms)`,
-			met: true,
-		});
+		const common = { credential, session: SESSION };
+		for (const kind of Object.keys(DELIVERY_KINDS) as DeliveryKind[]) {
+			single[kind] = await pairedLatency(instance, simulator, { ...common, kind, deliveries });
+			log(`trigger: ${kind}: ${JSON.stringify(single[kind])}`);
+		}
+		log(`trigger: a burst of ${burst.deliveries}, ${burst.concurrency} at a time, into each`);
+		defaultBurst = {
+			webhookNode: await burstInto(instance, simulator, 'webhookNode', { ...common, ...burst }),
+			trigger: await burstInto(instance, simulator, 'trigger', { ...common, ...burst }),
+		};
+		log(`trigger: burst: ${JSON.stringify(defaultBurst)}`);
 
 		const combine = await measureCombineRapid(instance, { quick, log });
 		figures.combineRapid = combine.figures;
@@ -581,6 +526,18 @@ export const run: BenchPart = async ({ quick, log }) => {
 	} finally {
 		await n8n?.stop();
 		fs.rmSync(userFolder, { recursive: true, force: true });
+	}
+	try {
+		// One n8n at a time on this machine: the others start once the first has stopped.
+		const elsewhere = await measureElsewhere(simulator, {
+			session: SESSION,
+			deliveries,
+			burst,
+			log,
+		});
+		figures.trigger = { single, burst: defaultBurst, elsewhere };
+		goals.push(...triggerGoals(single, defaultBurst, elsewhere, burst));
+	} finally {
 		await simulator.stop();
 	}
 	return {
@@ -593,6 +550,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 			"Each variant is a workflow started by its production webhook (answering when the last node is done); the figure is the Send node's own execution time as n8n records it, so starting the workflow and saving the execution are outside it.",
 			'The HTTP Request node sends the identical request (same URL, apikey header and JSON body) as n8n sends it: every item at once.',
 			"Peak RSS is sampled every 20 ms from /proc while a run lasts (n8n's main process, which runs the workflows here).",
+			"Trigger rows: the same deliveries posted to the trigger (version 2, as the editor adds it) and to n8n's Webhook node answering on receipt, in turn in 4 rounds, timed from posting to the execution's end as n8n records it. After the main n8n stops, one n8n with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true and then n8n in queue mode (PostgreSQL, Redis, main, webhook processor, 2 workers) take the same comparisons.",
 			...combineNotes,
 		],
 	};

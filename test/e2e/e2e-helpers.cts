@@ -211,29 +211,30 @@ export async function deliverBurst(options: {
 	ids: string[];
 	concurrency: number;
 	onAnswered?: (answered: number) => Promise<void> | void;
+	/** The envelope delivered for `id`; by default a text message with that ID from `from`. */
+	envelope?: (id: string) => IDataObject;
 }): Promise<BurstResult> {
 	const result: BurstResult = { statuses: [], accepted: [], refused: [], sentAt: new Map() };
+	const envelopeOf =
+		options.envelope ??
+		((id: string) => ({
+			event: 'messages.upsert',
+			instance: options.session,
+			data: {
+				key: { remoteJid: `${options.from.number}@s.whatsapp.net`, fromMe: false, id },
+				pushName: options.from.pushName,
+				message: { conversation: `burst ${id}` },
+				messageType: 'conversation',
+				messageTimestamp: Math.floor(Date.now() / 1000),
+			},
+		}));
 	let next = 0;
 	const deliverAll = async () => {
 		while (next < options.ids.length) {
 			const id = options.ids[next++];
 			result.sentAt.set(id, Date.now());
 			const response = await axios
-				.post(
-					options.url,
-					{
-						event: 'messages.upsert',
-						instance: options.session,
-						data: {
-							key: { remoteJid: `${options.from.number}@s.whatsapp.net`, fromMe: false, id },
-							pushName: options.from.pushName,
-							message: { conversation: `burst ${id}` },
-							messageType: 'conversation',
-							messageTimestamp: Math.floor(Date.now() / 1000),
-						},
-					},
-					{ validateStatus: () => true },
-				)
+				.post(options.url, envelopeOf(id), { validateStatus: () => true })
 				// A connection n8n dropped is an answer too (not "received"), not the end of the burst.
 				.catch((error: { code?: string; message?: string }) => ({
 					status: 0,

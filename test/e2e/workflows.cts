@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { IConnections, IDataObject, INode } from 'n8n-workflow';
+import type { IConnections, IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { PROJECT_ROOT } from '../support/paths.cts';
 
@@ -476,7 +476,12 @@ export function itemsThroughNodeWorkflow(
 }
 
 /** A trigger on incoming messages of `session` that does nothing else: one execution per message. */
-export function countingTriggerWorkflow(credential: CredentialRef, session: string): WorkflowJson {
+export function countingTriggerWorkflow(
+	credential: CredentialRef,
+	session: string,
+	trigger: { typeVersion?: number; events?: string[]; options?: INodeParameters } = {},
+): WorkflowJson {
+	const { typeVersion = 1, events = ['MESSAGES_UPSERT'], options } = trigger;
 	return {
 		name: 'Counting trigger (Messaging Gateway)',
 		settings: SETTINGS,
@@ -485,10 +490,14 @@ export function countingTriggerWorkflow(credential: CredentialRef, session: stri
 				id: randomUUID(),
 				name: 'On Message',
 				type: TRIGGER_TYPE,
-				typeVersion: 1,
+				typeVersion,
 				position: [0, 0],
 				webhookId: randomUUID(),
-				parameters: { session, events: ['MESSAGES_UPSERT'] },
+				parameters: {
+					session: typeVersion >= 2 ? pickedSession(session) : session,
+					events,
+					...(options ? { options } : {}),
+				},
 				credentials: { [CREDENTIAL_TYPE]: credential },
 			},
 		],

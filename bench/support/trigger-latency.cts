@@ -1,0 +1,529 @@
+/**
+ * The trigger's share of every bot's reply time in a real n8n (issue 25, item 1): the same
+ * deliveries posted to the trigger and to n8n's own Webhook node in the same n8n, timed from
+ * posting to the execution's end as n8n records it. Kinds: a text message with Simplify on (what
+ * every bot gets), a photo with Include Media (the file inside the delivery, webhook_base64) and a
+ * QR code with QR as Binary. The trigger is version 2, as the editor adds it.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { sleep } from 'n8n-workflow';
+
+import {
+	activate,
+	allExecutions,
+	createCredential,
+	deliverBurst,
+	percentile,
+	untilCountReaches,
+} from '../../test/e2e/e2e-helpers.cts';
+import type { BurstResult } from '../../test/e2e/e2e-helpers.cts';
+import { startN8n } from '../../test/e2e/n8n-instance.cts';
+import type { N8nInstance } from '../../test/e2e/n8n-instance.cts';
+import { countingTriggerWorkflow, countingWebhookNodeWorkflow } from '../../test/e2e/workflows.cts';
+import type { CredentialRef, WorkflowJson } from '../../test/e2e/workflows.cts';
+import { qrCodeDataUri } from '../../test/simulator/png.cts';
+import type { Simulator } from '../../test/simulator/index.cts';
+import { startQueueCluster } from '../../test/queue/queue-cluster.cts';
+import type { GoalResult } from './measure.cts';
+import { ratioText, round2 } from './measure.cts';
+
+export type DeliveryKind = 'text' | 'media' | 'qr';
+export type Receiver = 'trigger' | 'webhookNode';
+
+const SENDER = '5511988887777';
+
+/** A photo as WhatsApp sends one (about 100 kB), the same bytes every run. */
+const PHOTO_BASE64 = Buffer.concat(
+	Array.from({ length: 3200 }, (_, index) => createHash('sha256').update(String(index)).digest()),
+).toString('base64');
+
+interface KindPlan {
+	label: string;
+	events: string[];
+	options?: INodeParameters;
+	envelope(session: string, id: string): IDataObject;
+}
+
+const messageData = (id: string, message: IDataObject, messageType: string): IDataObject => ({
+	key: { remoteJid: `${SENDER}@s.whatsapp.net`, fromMe: false, id },
+	pushName: 'Bench',
+	message,
+	messageType,
+	messageTimestamp: Math.floor(Date.now() / 1000),
+});
+
+export const DELIVERY_KINDS: Record<DeliveryKind, KindPlan> = {
+	text: {
+		label: 'a text message, Simplify on',
+		events: ['MESSAGES_UPSERT'],
+		envelope: (session, id) => ({
+			event: 'messages.upsert',
+			instance: session,
+			data: messageData(id, { conversation: `hello ${id}` }, 'conversation'),
+		}),
+	},
+	media: {
+		label: `a ${Math.round((PHOTO_BASE64.length * 3) / 4 / 1000)} kB photo inside the delivery, Include Media on`,
+		events: ['MESSAGES_UPSERT'],
+		options: { includeMedia: true },
+		envelope: (session, id) => ({
+			event: 'messages.upsert',
+			instance: session,
+			data: messageData(
+				id,
+				{
+					imageMessage: { mimetype: 'image/jpeg', caption: `photo ${id}` },
+					base64: PHOTO_BASE64,
+				},
+				'imageMessage',
+			),
+		}),
+	},
+	qr: {
+		label: 'a QR code, QR as Binary on',
+		events: ['QRCODE_UPDATED'],
+		options: { qrCodeAsBinary: true },
+		envelope: (session, id) => ({
+			event: 'qrcode.updated',
+			instance: session,
+			data: { qrcode: { instance: session, code: id, base64: qrCodeDataUri(id) } },
+		}),
+	},
+};
+
+/** The delivery ID an execution received, whichever receiver and kind. */
+function receivedId(execution: IDataObject, receiver: Receiver): string | undefined {
+	type RunData = Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>>;
+	const runData = (execution.data as { resultData: { runData: RunData } } | undefined)?.resultData
+		.runData;
+	const json = runData?.['On Message']?.[0]?.data.main[0]?.[0]?.json;
+	if (!json) return undefined;
+	if (receiver === 'trigger') {
+		if (typeof json.qrCode === 'string') return json.qrCode;
+		return typeof json.messageId === 'string' ? json.messageId.split('_')[2] : undefined;
+	}
+	const data = (json.body as IDataObject | undefined)?.data as IDataObject | undefined;
+	const id = (data?.key as IDataObject | undefined)?.id ?? (data?.qrcode as IDataObject)?.code;
+	return typeof id === 'string' ? id : undefined;
+}
+
+export interface ActiveReceiver {
+	receiver: Receiver;
+	workflowId: string;
+	url: string;
+	stop(): Promise<void>;
+}
+
+/** Where a receiver is set up: its credential and session, and where production webhooks are served. */
+export interface ReceiverSetup {
+	credential: CredentialRef;
+	session: string;
+	/** Queue mode: the webhook processor; by default the n8n that runs the workflow. */
+	webhookBaseUrl?: string;
+}
+
+/**
+ * The receiver's counting workflow, active: the trigger (registered at the gateway, so one at a
+ * time per session) or the Webhook node answering on receipt as the trigger does.
+ */
+export async function activateReceiver(
+	n8n: N8nInstance,
+	simulator: Simulator,
+	receiver: Receiver,
+	options: ReceiverSetup & { kind: DeliveryKind },
+): Promise<ActiveReceiver> {
+	const plan = DELIVERY_KINDS[options.kind];
+	const webhookPath = `bench-${options.kind}-${randomUUID().slice(0, 8)}`;
+	const workflow: WorkflowJson =
+		receiver === 'trigger'
+			? countingTriggerWorkflow(options.credential, options.session, {
+					typeVersion: 2,
+					events: plan.events,
+					options: plan.options,
+				})
+			: countingWebhookNodeWorkflow(webhookPath);
+	const created = await n8n.api.post('/workflows', workflow);
+	if (created.status !== 200) {
+		throw new Error(
+			`Creating the ${receiver} workflow failed: ${created.status} ${JSON.stringify(created.data)}`,
+		);
+	}
+	const workflowId = String(created.data.id);
+	await activate(n8n, workflowId);
+	const url =
+		receiver === 'trigger'
+			? simulator.getWebhook(options.session)?.url
+			: `${options.webhookBaseUrl ?? n8n.url}/webhook/${webhookPath}`;
+	if (!url) throw new Error('The trigger did not register its webhook at the gateway');
+	return {
+		receiver,
+		workflowId,
+		url,
+		stop: async () => {
+			await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
+		},
+	};
+}
+
+export interface DeliveryRun {
+	answered: BurstResult;
+	/** Posting the first delivery → the last answer, ms. */
+	answeredInMs: number;
+	/** Per delivery answered 200 that ran: posting it → its execution's end, ms. */
+	latenciesMs: number[];
+	/** Answered 200 and never run, and run more than once. */
+	lost: number;
+	doubled: number;
+}
+
+/**
+ * Posts `count` deliveries of `kind`, `concurrency` at a time, then waits (on progress) until
+ * every delivery answered 200 has a finished execution; what was answered 200 and never ran, or
+ * ran twice, is counted, never hidden.
+ */
+export async function deliverAndWait(
+	n8n: N8nInstance,
+	target: ActiveReceiver,
+	options: { session: string; kind: DeliveryKind; count: number; concurrency: number },
+): Promise<DeliveryRun> {
+	const finishedCount = async () =>
+		(await allExecutions(n8n, target.workflowId)).filter((execution) => execution.stoppedAt).length;
+	const before = await finishedCount();
+	const ids = Array.from(
+		{ length: options.count },
+		() => `3EB0${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+	);
+	const started = Date.now();
+	const answered = await deliverBurst({
+		url: target.url,
+		session: options.session,
+		from: { number: SENDER, pushName: 'Bench' },
+		ids,
+		concurrency: options.concurrency,
+		envelope: (id) => DELIVERY_KINDS[options.kind].envelope(options.session, id),
+	});
+	const answeredInMs = Date.now() - started;
+	// Waits on progress (a slow machine takes longer, it does not fail), then a moment more, so an
+	// execution started twice would show up too.
+	await untilCountReaches(
+		'every delivery answered 200 to finish',
+		before + answered.accepted.length,
+		120_000,
+		finishedCount,
+		250,
+	).catch(() => undefined);
+	await sleep(options.concurrency > 1 ? 2000 : 0);
+	const accepted = new Set(answered.accepted);
+	const ran = new Map<string, IDataObject[]>();
+	for (const execution of await allExecutions(n8n, target.workflowId, true)) {
+		const id = receivedId(execution, target.receiver);
+		if (id && ids.includes(id)) ran.set(id, [...(ran.get(id) ?? []), execution]);
+	}
+	const latenciesMs = [...ran]
+		.filter(([id]) => accepted.has(id))
+		.map(
+			([id, [execution]]) =>
+				new Date(String(execution.stoppedAt)).getTime() - answered.sentAt.get(id)!,
+		);
+	return {
+		answered,
+		answeredInMs,
+		latenciesMs,
+		lost: [...accepted].filter((id) => !ran.has(id)).length,
+		doubled: [...ran.values()].filter((executions) => executions.length > 1).length,
+	};
+}
+
+export interface LatencyFigures {
+	deliveries: number;
+	p50Ms: number;
+	p95Ms: number;
+}
+
+export function latencyFigures(latenciesMs: number[]): LatencyFigures {
+	const sorted = [...latenciesMs].sort((a, b) => a - b);
+	return {
+		deliveries: sorted.length,
+		p50Ms: percentile(sorted, 0.5),
+		p95Ms: percentile(sorted, 0.95),
+	};
+}
+
+/**
+ * Deliveries one after another (no queueing) into each receiver in turn, in rounds of `perRound`
+ * (trigger, Webhook node, Webhook node, trigger, …) so a slow moment of the machine hits both.
+ */
+export async function pairedLatency(
+	n8n: N8nInstance,
+	simulator: Simulator,
+	options: ReceiverSetup & { kind: DeliveryKind; deliveries: number },
+): Promise<Record<Receiver, LatencyFigures>> {
+	const rounds = 4;
+	const perRound = Math.ceil(options.deliveries / rounds);
+	const latencies: Record<Receiver, number[]> = { trigger: [], webhookNode: [] };
+	const receivers = {
+		trigger: await activateReceiver(n8n, simulator, 'trigger', options),
+		webhookNode: await activateReceiver(n8n, simulator, 'webhookNode', options),
+	};
+	try {
+		for (let round = 0; round < rounds; round++) {
+			const order: Receiver[] =
+				round % 2 === 0 ? ['trigger', 'webhookNode'] : ['webhookNode', 'trigger'];
+			for (const receiver of order) {
+				const run = await deliverAndWait(n8n, receivers[receiver], {
+					session: options.session,
+					kind: options.kind,
+					count: perRound,
+					concurrency: 1,
+				});
+				if (run.answered.refused.length > 0 || run.lost > 0 || run.doubled > 0) {
+					throw new Error(
+						`${receiver} (${options.kind}): ${run.answered.refused.length} refused, ${run.lost} lost, ${run.doubled} doubled: ${run.answered.refused.slice(0, 3).join('; ')}`,
+					);
+				}
+				latencies[receiver].push(...run.latenciesMs);
+			}
+		}
+	} finally {
+		await receivers.trigger.stop();
+		await receivers.webhookNode.stop();
+	}
+	return {
+		trigger: latencyFigures(latencies.trigger),
+		webhookNode: latencyFigures(latencies.webhookNode),
+	};
+}
+
+export interface BurstFigures {
+	deliveries: number;
+	concurrency: number;
+	/** Posting the first delivery → the last answer, s. */
+	answeredInS: number;
+	answered200: number;
+	refused: number;
+	lost: number;
+	doubled: number;
+}
+
+/** A burst of text deliveries into one receiver: how long until all were answered, and what ran. */
+export async function burstInto(
+	n8n: N8nInstance,
+	simulator: Simulator,
+	receiver: Receiver,
+	options: ReceiverSetup & { deliveries: number; concurrency: number },
+): Promise<BurstFigures> {
+	const target = await activateReceiver(n8n, simulator, receiver, { ...options, kind: 'text' });
+	try {
+		const run = await deliverAndWait(n8n, target, {
+			session: options.session,
+			kind: 'text',
+			count: options.deliveries,
+			concurrency: options.concurrency,
+		});
+		return {
+			deliveries: options.deliveries,
+			concurrency: options.concurrency,
+			answeredInS: Math.round(run.answeredInMs / 100) / 10,
+			answered200: run.answered.accepted.length,
+			refused: run.answered.refused.length,
+			lost: run.lost,
+			doubled: run.doubled,
+		};
+	} finally {
+		await target.stop();
+	}
+}
+
+/** "p50 57 ms, p95 71 ms (n8n's Webhook node: p50 71 ms, p95 111 ms)". */
+function latencyText(ours: LatencyFigures, webhookNode: LatencyFigures): string {
+	return `p50 ${ours.p50Ms} ms, p95 ${ours.p95Ms} ms (n8n's Webhook node: p50 ${webhookNode.p50Ms} ms, p95 ${webhookNode.p95Ms} ms)`;
+}
+
+/** Trigger ÷ Webhook node at p50 and at p95; judged on the larger, against `limit` when it has one. */
+export function latencyGoal(options: {
+	id: string;
+	what: string;
+	latency: Record<Receiver, LatencyFigures>;
+	limit?: number;
+	why?: string;
+}): GoalResult {
+	const { trigger, webhookNode } = options.latency;
+	const p50 = trigger.p50Ms / webhookNode.p50Ms;
+	const p95 = trigger.p95Ms / webhookNode.p95Ms;
+	const worst = Math.max(p50, p95);
+	return {
+		id: options.id,
+		what: options.what,
+		goal: options.limit === undefined ? 'reported' : `≤ ${ratioText(options.limit)} at p50 and p95`,
+		measured: `${latencyText(trigger, webhookNode)}: ${ratioText(p50)} / ${ratioText(p95)}`,
+		value: round2(worst),
+		met: options.limit === undefined || worst <= options.limit,
+		...(options.why ? { why: options.why } : {}),
+	};
+}
+
+/** The trigger's burst time ÷ the Webhook node's, every delivery answered 200 run exactly once. */
+export function burstGoal(options: {
+	id: string;
+	what: string;
+	bursts: Record<Receiver, BurstFigures>;
+	limit: number;
+	why?: string;
+}): GoalResult {
+	const { trigger, webhookNode } = options.bursts;
+	const ratio = trigger.answeredInS / webhookNode.answeredInS;
+	const kept = (burst: BurstFigures) =>
+		`${burst.answered200} answered 200 in ${burst.answeredInS} s, ${burst.refused} refused, ${burst.lost} lost, ${burst.doubled} run twice`;
+	return {
+		id: options.id,
+		what: options.what,
+		goal: `≤ ${ratioText(options.limit)}, none lost`,
+		measured: `${ratioText(ratio)}: trigger ${kept(trigger)}; Webhook node ${kept(webhookNode)}`,
+		value: round2(ratio),
+		met: ratio <= options.limit && trigger.lost === 0 && trigger.doubled === 0,
+		...(options.why ? { why: options.why } : {}),
+	};
+}
+
+/** The setting that makes n8n build an expression isolate only when an expression runs. */
+export const LAZY_ISOLATE_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+
+export interface ElsewhereFigures {
+	/** n8n 2.41.1 with LAZY_ISOLATE_ENV: single text deliveries and the burst. */
+	lazy: { single: Record<Receiver, LatencyFigures>; burst: Record<Receiver, BurstFigures> };
+	/** Queue mode (PostgreSQL, Redis, main, webhook processor, two workers): single text deliveries. */
+	queue: Record<Receiver, LatencyFigures>;
+}
+
+/**
+ * The same comparisons where n8n runs otherwise: one n8n with LAZY_ISOLATE_ENV (the burst and
+ * single deliveries), and n8n in queue mode (single deliveries through the webhook processor to
+ * the workers), each with its own credential for `simulator`.
+ */
+export async function measureElsewhere(
+	simulator: Simulator,
+	options: {
+		session: string;
+		deliveries: number;
+		burst: { deliveries: number; concurrency: number };
+		log(line: string): void;
+	},
+): Promise<ElsewhereFigures> {
+	const credentialFor = (n8n: N8nInstance) =>
+		createCredential(n8n, 'Bench gateway', { baseUrl: simulator.url, apiKey: simulator.apiKey });
+	options.log(`trigger: n8n with ${Object.keys(LAZY_ISOLATE_ENV).join(', ')}=true`);
+	const lazyN8n = await startN8n({ env: { N8N_LOG_LEVEL: 'info', ...LAZY_ISOLATE_ENV } });
+	let lazy: ElsewhereFigures['lazy'];
+	try {
+		const credential = await credentialFor(lazyN8n);
+		const common = { credential, session: options.session };
+		const single = await pairedLatency(lazyN8n, simulator, {
+			...common,
+			kind: 'text',
+			deliveries: options.deliveries,
+		});
+		const burst = {
+			webhookNode: await burstInto(lazyN8n, simulator, 'webhookNode', {
+				...common,
+				...options.burst,
+			}),
+			trigger: await burstInto(lazyN8n, simulator, 'trigger', { ...common, ...options.burst }),
+		};
+		lazy = { single, burst };
+	} finally {
+		await lazyN8n.stop();
+	}
+	options.log('trigger: n8n in queue mode (PostgreSQL, Redis, main, webhook processor, 2 workers)');
+	const cluster = await startQueueCluster();
+	try {
+		const credential = await credentialFor(cluster.main);
+		const queue = await pairedLatency(cluster.main, simulator, {
+			credential,
+			session: options.session,
+			kind: 'text',
+			deliveries: options.deliveries,
+			webhookBaseUrl: cluster.webhookUrl,
+		});
+		return { lazy, queue };
+	} finally {
+		await cluster.stop();
+	}
+}
+
+const TRIGGER_LIMIT = 1.1;
+
+/**
+ * The trigger's rows: single deliveries of each kind and the burst in n8n as installed, then the
+ * same with LAZY_ISOLATE_ENV and in queue mode. A miss names what the other runs measured.
+ */
+export function triggerGoals(
+	single: Record<DeliveryKind, Record<Receiver, LatencyFigures>>,
+	burst: Record<Receiver, BurstFigures>,
+	elsewhere: ElsewhereFigures,
+	size: { deliveries: number; concurrency: number },
+): GoalResult[] {
+	const count = single.text.trigger.deliveries;
+	const setting = `${Object.keys(LAZY_ISOLATE_ENV)[0]}=true`;
+	const lazy = elsewhere.lazy;
+	const isolateCause = `n8n 2.41.1 builds an expression isolate (a V8 context of its own) for the webhook call of every trigger except its own Webhook node, whose call it knows needs none, and one more for the execution; with ${setting} it builds one only when an expression runs. In that n8n (rows below) the trigger's single deliveries take ${latencyText(lazy.single.trigger, lazy.single.webhookNode)} and its burst ${ratioText(lazy.burst.trigger.answeredInS / lazy.burst.webhookNode.answeredInS)} the Webhook node's time: the difference is n8n's, not the trigger's own work.`;
+	const burstWhat = (where: string) =>
+		`Trigger ${where}: a burst of ${size.deliveries.toLocaleString('en-US')} text deliveries, ${size.concurrency} at a time (SQLite), time until all were answered ÷ n8n's Webhook node's, and every delivery answered 200 run exactly once`;
+	const singleGoal = (kind: DeliveryKind, limit?: number): GoalResult => {
+		const latency = single[kind];
+		const worst = Math.max(
+			latency.trigger.p50Ms / latency.webhookNode.p50Ms,
+			latency.trigger.p95Ms / latency.webhookNode.p95Ms,
+		);
+		return latencyGoal({
+			id: kind === 'text' ? 'n8n.trigger.latency' : `n8n.trigger.latency.${kind}`,
+			what: `Trigger in n8n 2.41.1 as installed: delivery → execution finished, ${count} deliveries of ${DELIVERY_KINDS[kind].label}, one after another, ÷ n8n's Webhook node given the same deliveries`,
+			latency,
+			limit,
+			why:
+				limit !== undefined && worst > limit
+					? isolateCause
+					: kind === 'text'
+						? 'Both answer on receipt, once n8n has stored the execution; the trigger also checks the token, the envelope and the filters, and removes secrets.'
+						: `The trigger also turns the file into n8n binary data (stored as n8n stores files); the Webhook node keeps the delivery as JSON.`,
+		});
+	};
+	const burstMet = (figures: Record<Receiver, BurstFigures>) =>
+		figures.trigger.answeredInS / figures.webhookNode.answeredInS <= TRIGGER_LIMIT;
+	return [
+		singleGoal('text', TRIGGER_LIMIT),
+		singleGoal('media'),
+		singleGoal('qr'),
+		burstGoal({
+			id: 'n8n.trigger.burst',
+			what: burstWhat('in n8n 2.41.1 as installed'),
+			bursts: burst,
+			limit: TRIGGER_LIMIT,
+			why: burstMet(burst)
+				? 'The trigger acknowledges a delivery only once n8n has stored its execution, as the Webhook node answering on receipt does.'
+				: isolateCause,
+		}),
+		latencyGoal({
+			id: 'n8n.trigger.lazy.latency',
+			what: `Trigger in n8n 2.41.1 with ${setting}: the same ${lazy.single.trigger.deliveries} text deliveries ÷ n8n's Webhook node`,
+			latency: lazy.single,
+			why: `Both take a fraction of their time in n8n as installed (text: trigger p50 ${single.text.trigger.p50Ms} ms, Webhook node ${single.text.webhookNode.p50Ms} ms there): building isolates is most of what a delivery costs n8n. At these times a millisecond is several percent; what the trigger adds is its own checks and n8n's reads it asks for (the credential's key, kept a minute; the static data with the token). The README recommends the setting for bots.`,
+		}),
+		burstGoal({
+			id: 'n8n.trigger.lazy.burst',
+			what: burstWhat(`in n8n 2.41.1 with ${setting}`),
+			bursts: lazy.burst,
+			limit: TRIGGER_LIMIT,
+			why: `The same burst took the Webhook node ${burst.webhookNode.answeredInS} s and the trigger ${burst.trigger.answeredInS} s in n8n as installed.`,
+		}),
+		latencyGoal({
+			id: 'n8n.trigger.queue.latency',
+			what: `Trigger in n8n 2.41.1 in queue mode (PostgreSQL, Redis; the webhook processor stores and queues, a worker runs): ${elsewhere.queue.trigger.deliveries} text deliveries one after another ÷ n8n's Webhook node`,
+			latency: elsewhere.queue,
+			limit: TRIGGER_LIMIT,
+			why: "Measured to the execution's end on a worker: the webhook processor answers once the execution is stored and queued, a worker picks it up from Redis.",
+		}),
+	];
+}
