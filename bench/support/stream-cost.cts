@@ -18,11 +18,12 @@ export type AnswerReading = 'buffered' | 'streamed' | 'streamedUnwrapped';
 
 /** The axios n8n's request helpers call (n8n-core → @n8n/backend-network), not the bench's own. */
 function n8nAxios(): { axios: AxiosStatic; version: string } {
-	const network = path.dirname(require.resolve('@n8n/backend-network/package.json'));
-	const entry = require.resolve('axios', { paths: [network] });
+	const network = require.resolve('@n8n/backend-network', {
+		paths: [path.dirname(require.resolve('n8n-core'))],
+	});
+	const entry = require.resolve('axios', { paths: [path.dirname(network)] });
 	const axios = require(entry) as AxiosStatic;
-	const manifest = require.resolve('axios/package.json', { paths: [network] });
-	return { axios, version: (require(manifest) as { version: string }).version };
+	return { axios, version: (axios as unknown as { VERSION: string }).VERSION };
 }
 
 const READINGS: Record<
