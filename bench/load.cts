@@ -17,7 +17,7 @@ import { CACHE_ROOT } from '../test/e2e/n8n-install.cts';
 import { installOnce } from '../test/support/install-once.cts';
 import { PROJECT_ROOT } from '../test/support/paths.cts';
 import type { BenchPart, GoalResult, Stats } from './support/measure.cts';
-import { interleaved, ratioGoal, round2, stats } from './support/measure.cts';
+import { interleaved, ratioText, round2, stats } from './support/measure.cts';
 
 const INCUMBENT_NAME = 'n8n-nodes-evolution-api';
 const INCUMBENT_VERSION = '1.0.4';
@@ -398,12 +398,14 @@ export const run: BenchPart = async ({ quick, log }) => {
 
 	const moduleCount = { ours: median(modules.ours), incumbent: median(modules.incumbent) };
 	const ratio = load.ours.median / load.incumbent.median;
-	const loadGoal = ratioGoal({
+	// Reported, not a goal (issue 25): n8n loads the package once at start-up; no user waits on it.
+	const loadGoal: GoalResult = {
 		id: 'load.median',
-		what: `Load: require + instantiate every node and credential in a fresh process (n8n-workflow warm), vs ${INCUMBENT}`,
-		subject: load.ours,
-		baseline: load.incumbent,
-		limit: 1.0,
+		what: `Load: require + instantiate every node and credential in a fresh process (n8n-workflow warm), vs ${INCUMBENT}, once at n8n's start-up`,
+		goal: 'reported',
+		measured: `${ratioText(ratio)} (${round2(load.ours.median)} ms vs ${round2(load.incumbent.median)} ms; min/min ${ratioText(load.ours.min / load.incumbent.min)})`,
+		value: round2(ratio),
+		met: true,
 		why:
 			`Medians ${round2(load.ours.median)} ms for our ${moduleCount.ours} modules, ${round2(load.incumbent.median)} ms for the incumbent's ${moduleCount.incumbent}. ` +
 			`Ours: ${breakdownText(breakdown.ours)}; the incumbent: ${breakdownText(breakdown.incumbent)}.` +
@@ -413,7 +415,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 					`each operation file carries its execute code beside its fields) and more modules and require calls through Node's loader ` +
 					`(${moduleCount.ours} and ${breakdown.ours.requireCalls} against ${moduleCount.incumbent} and ${breakdown.incumbent.requireCalls}). ` +
 					`One file per operation, compiled by tsc without a bundler, keeps both.`),
-	});
+	};
 	const sizeGoal: GoalResult = {
 		id: 'load.size',
 		what: `Package size: packed / unpacked (installed with dependencies), vs ${INCUMBENT}`,

@@ -363,7 +363,7 @@ function msFigures(values: Stats): { minMs: number; medianMs: number } {
 
 export const run: BenchPart = async ({ quick, log }) => {
 	const rounds = quick ? 1 : 3;
-	const deliveries = quick ? 40 : 200;
+	const deliveries = quick ? 40 : 120;
 	const burst = { deliveries: quick ? 200 : 1_000, concurrency: 50 };
 	const single = {} as Record<DeliveryKind, Record<Receiver, LatencyFigures>>;
 	let defaultBurst: Record<Receiver, BurstFigures> | undefined;
@@ -505,7 +505,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 		);
 
 		log(
-			`trigger: ${deliveries} deliveries of each kind one after another, into the trigger and n8n's Webhook node in turn`,
+			`trigger: ${deliveries} deliveries of each kind one at a time, into the trigger and n8n's Webhook node in turn`,
 		);
 		const common = { credential, session: SESSION };
 		for (const kind of Object.keys(DELIVERY_KINDS) as DeliveryKind[]) {
@@ -550,7 +550,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 			"Each variant is a workflow started by its production webhook (answering when the last node is done); the figure is the Send node's own execution time as n8n records it, so starting the workflow and saving the execution are outside it.",
 			'The HTTP Request node sends the identical request (same URL, apikey header and JSON body) as n8n sends it: every item at once.',
 			"Peak RSS is sampled every 20 ms from /proc while a run lasts (n8n's main process, which runs the workflows here).",
-			"Trigger rows: the same deliveries posted to the trigger (version 2, as the editor adds it) and to n8n's Webhook node answering on receipt, in turn in 4 rounds, timed from posting to the execution's end as n8n records it. After the main n8n stops, one n8n with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true and then n8n in queue mode (PostgreSQL, Redis, main, webhook processor, 2 workers) take the same comparisons.",
+			"Trigger rows: the same deliveries posted to the trigger (version 2, as the editor adds it) and to n8n's Webhook node answering on receipt, in turn in 4 rounds, one at a time 300 ms apart (so no execution waits for another), timed from posting to the execution's end as n8n records it. After the main n8n stops, one n8n with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true, then n8n in queue mode (PostgreSQL, Redis, main, webhook processor, 2 workers) as installed and with the setting on every process, take the same comparisons.",
 			...combineNotes,
 		],
 	};

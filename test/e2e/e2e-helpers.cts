@@ -213,6 +213,8 @@ export async function deliverBurst(options: {
 	onAnswered?: (answered: number) => Promise<void> | void;
 	/** The envelope delivered for `id`; by default a text message with that ID from `from`. */
 	envelope?: (id: string) => IDataObject;
+	/** At least this long between one sender's deliveries (from one's start to the next's). */
+	spacingMs?: number;
 }): Promise<BurstResult> {
 	const result: BurstResult = { statuses: [], accepted: [], refused: [], sentAt: new Map() };
 	const envelopeOf =
@@ -232,7 +234,8 @@ export async function deliverBurst(options: {
 	const deliverAll = async () => {
 		while (next < options.ids.length) {
 			const id = options.ids[next++];
-			result.sentAt.set(id, Date.now());
+			const sentAt = Date.now();
+			result.sentAt.set(id, sentAt);
 			const response = await axios
 				.post(options.url, envelopeOf(id), { validateStatus: () => true })
 				// A connection n8n dropped is an answer too (not "received"), not the end of the burst.
@@ -244,6 +247,8 @@ export async function deliverBurst(options: {
 			if (response.status === 200) result.accepted.push(id);
 			else result.refused.push(`${response.status} ${JSON.stringify(response.data)}`);
 			await options.onAnswered?.(result.statuses.length);
+			const rest = (options.spacingMs ?? 0) - (Date.now() - sentAt);
+			if (rest > 0) await sleep(rest);
 		}
 	};
 	await Promise.all(Array.from({ length: options.concurrency }, deliverAll));

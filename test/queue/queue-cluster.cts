@@ -88,7 +88,11 @@ async function untilReady(
 	}
 }
 
-export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> {
+/** `env`: more environment for every process (e.g. an n8n setting under test). */
+export async function startQueueCluster(
+	workerCount = 2,
+	env: NodeJS.ProcessEnv = {},
+): Promise<QueueCluster> {
 	const cleanups: Array<() => Promise<void>> = [];
 	const stopAll = async () => {
 		for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -115,6 +119,7 @@ export async function startQueueCluster(workerCount = 2): Promise<QueueCluster> 
 			// Production webhook URLs (the trigger registers one at the gateway) point at the webhook processor.
 			N8N_WEBHOOK_URL: `${webhookUrl}/`,
 			N8N_LOG_LEVEL: 'debug',
+			...env,
 		};
 		const main = await startN8n({
 			version,
