@@ -362,7 +362,8 @@ function msFigures(values: Stats): { minMs: number; medianMs: number } {
 }
 
 export const run: BenchPart = async ({ quick, log }) => {
-	const rounds = quick ? 1 : 3;
+	// Five rounds: with three, one slow moment of the machine decides a variant's median.
+	const rounds = quick ? 1 : 5;
 	const deliveries = quick ? 40 : 120;
 	const burst = { deliveries: quick ? 200 : 1_000, concurrency: 50 };
 	const single = {} as Record<DeliveryKind, Record<Receiver, LatencyFigures>>;
