@@ -78,6 +78,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 					measured: `${(median / 1000).toFixed(2)} s (${deviation >= 0 ? '+' : ''}${(deviation * 100).toFixed(1)}%)`,
 					value: round2(deviation * 100),
 					met: Math.abs(deviation) <= TOLERANCE,
+					why: `Beyond the ${ITEMS - 1} pauses (timers of ${WAIT_MS} ms), a run holds n8n's start and the ${ITEMS} sends: ${Math.round(measured.paced.min - EXPECTED_MS)} ms in the fastest of ${rounds} runs, ${Math.round(median - EXPECTED_MS)} ms in the median one. What the median adds over the fastest is the machine's scheduling, which delays every timer alike.`,
 				},
 			],
 			figures: {
