@@ -53,11 +53,19 @@ describe('with N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true', () => {
 			const sent = simulator.requestsTo('/message/sendText/', 'POST');
 			return sent.length >= people.length ? sent : undefined;
 		});
-		expect(replies.map((reply) => reply.body)).toEqual(
-			people.map((person, index) => ({
-				number: person.number,
-				textMessage: { text: `Echo: hello ${index}` },
-			})),
+		// Each person's execution runs on its own: the replies may leave in either order.
+		const byNumber = (body: IDataObject) => String(body.number);
+		expect(
+			replies
+				.map((reply) => reply.body as IDataObject)
+				.sort((a, b) => byNumber(a).localeCompare(byNumber(b))),
+		).toEqual(
+			people
+				.map((person, index) => ({
+					number: person.number,
+					textMessage: { text: `Echo: hello ${index}` },
+				}))
+				.sort((a, b) => a.number.localeCompare(b.number)),
 		);
 		const executions = await until('the executions to finish', 30_000, async () => {
 			const list = await allExecutions(n8n, workflowId);
