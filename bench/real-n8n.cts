@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import axios from 'axios';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
-import { activate, createCredential } from '../test/e2e/e2e-helpers.cts';
+import { createActiveWorkflow, createCredential } from '../test/e2e/e2e-helpers.cts';
 import { startN8n } from '../test/e2e/n8n-instance.cts';
 import type { N8nInstance } from '../test/e2e/n8n-instance.cts';
 import { ACTION_TYPE, CREDENTIAL_TYPE } from '../test/e2e/workflows.cts';
@@ -25,7 +25,7 @@ import { SEED, startSimulator } from '../test/simulator/index.cts';
 import type { Simulator } from '../test/simulator/index.cts';
 import { measureCombineRapid } from './support/combine-rapid.cts';
 import {
-	burstInto,
+	burstPair,
 	DELIVERY_KINDS,
 	measureElsewhere,
 	pairedLatency,
@@ -347,16 +347,6 @@ async function runSend(
 	return { nodeMs: send.executionTime, peakRssMb: round2(peakMb) };
 }
 
-async function createWorkflow(n8n: N8nInstance, workflow: WorkflowJson): Promise<string> {
-	const response = await n8n.api.post('/workflows', workflow);
-	if (response.status !== 200) {
-		throw new Error(
-			`Creating "${workflow.name}" failed: ${response.status} ${JSON.stringify(response.data)}`,
-		);
-	}
-	return String(response.data.id);
-}
-
 function msFigures(values: Stats): { minMs: number; medianMs: number } {
 	return { minMs: round2(values.min), medianMs: round2(values.median) };
 }
@@ -394,11 +384,10 @@ export const run: BenchPart = async ({ quick, log }) => {
 		const variantPlans = plans(credential, simulator.url, simulator.apiKey);
 		for (const [variant, plan] of Object.entries(variantPlans)) {
 			const webhookPath = `bench-${variant}-${randomUUID().slice(0, 8)}`;
-			const id = await createWorkflow(
+			const id = await createActiveWorkflow(
 				instance,
 				sendWorkflow(variant as Variant, plan, webhookPath),
 			);
-			await activate(instance, id);
 			workflows[variant as Variant] = { id, url: `${instance.url}/webhook/${webhookPath}` };
 		}
 		const variants = Object.keys(variantPlans) as Variant[];
@@ -514,10 +503,7 @@ export const run: BenchPart = async ({ quick, log }) => {
 			log(`trigger: ${kind}: ${JSON.stringify(single[kind])}`);
 		}
 		log(`trigger: a burst of ${burst.deliveries}, ${burst.concurrency} at a time, into each`);
-		defaultBurst = {
-			webhookNode: await burstInto(instance, simulator, 'webhookNode', { ...common, ...burst }),
-			trigger: await burstInto(instance, simulator, 'trigger', { ...common, ...burst }),
-		};
+		defaultBurst = await burstPair(instance, simulator, { ...common, ...burst });
 		log(`trigger: burst: ${JSON.stringify(defaultBurst)}`);
 
 		const combine = await measureCombineRapid(instance, { quick, log });

@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import {
-	activate,
+	createActiveWorkflow,
 	allExecutions,
 	createCredential,
 	percentile,
@@ -118,14 +118,7 @@ async function startRig(n8n: N8nInstance, withCombine: boolean): Promise<Rig> {
 		`Bench WAHA (${withCombine ? 'combine' : 'baseline'})`,
 		{ gateway: 'waha', baseUrl: simulator.url, apiKey: simulator.apiKey },
 	);
-	const created = await n8n.api.post('/workflows', replyWorkflow(credential, withCombine));
-	if (created.status !== 200) {
-		throw new Error(
-			`Creating the workflow failed: ${created.status} ${JSON.stringify(created.data)}`,
-		);
-	}
-	const workflowId = String(created.data.id);
-	await activate(n8n, workflowId);
+	const workflowId = await createActiveWorkflow(n8n, replyWorkflow(credential, withCombine));
 	await until('the trigger to add its webhook at WAHA', 30_000, async () =>
 		simulator.getWebhooks(SESSION).length === 1 ? true : undefined,
 	);

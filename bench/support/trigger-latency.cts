@@ -12,12 +12,15 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import {
-	activate,
 	allExecutions,
+	createActiveWorkflow,
 	createCredential,
 	deliverBurst,
+	LAZY_ISOLATES_ENV,
 	percentile,
+	triggerMessageIds,
 	untilCountReaches,
+	webhookNodeMessageIds,
 } from '../../test/e2e/e2e-helpers.cts';
 import type { BurstResult } from '../../test/e2e/e2e-helpers.cts';
 import { startN8n } from '../../test/e2e/n8n-instance.cts';
@@ -96,18 +99,14 @@ export const DELIVERY_KINDS: Record<DeliveryKind, KindPlan> = {
 
 /** The delivery ID an execution received, whichever receiver and kind. */
 function receivedId(execution: IDataObject, receiver: Receiver): string | undefined {
+	if (receiver === 'webhookNode') return webhookNodeMessageIds([execution])[0];
+	const [messageId] = triggerMessageIds([execution]);
+	if (messageId !== undefined) return messageId;
+	// A QR code event has no message ID: the code it carries stands for it.
 	type RunData = Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>>;
-	const runData = (execution.data as { resultData: { runData: RunData } } | undefined)?.resultData
-		.runData;
-	const json = runData?.['On Message']?.[0]?.data.main[0]?.[0]?.json;
-	if (!json) return undefined;
-	if (receiver === 'trigger') {
-		if (typeof json.qrCode === 'string') return json.qrCode;
-		return typeof json.messageId === 'string' ? json.messageId.split('_')[2] : undefined;
-	}
-	const data = (json.body as IDataObject | undefined)?.data as IDataObject | undefined;
-	const id = (data?.key as IDataObject | undefined)?.id ?? (data?.qrcode as IDataObject)?.code;
-	return typeof id === 'string' ? id : undefined;
+	const runData = (execution.data as { resultData: { runData: RunData } }).resultData.runData;
+	const qrCode = runData['On Message']?.[0]?.data.main[0]?.[0]?.json.qrCode;
+	return typeof qrCode === 'string' ? qrCode : undefined;
 }
 
 export interface ActiveReceiver {
@@ -145,14 +144,7 @@ export async function activateReceiver(
 					options: plan.options,
 				})
 			: countingWebhookNodeWorkflow(webhookPath);
-	const created = await n8n.api.post('/workflows', workflow);
-	if (created.status !== 200) {
-		throw new Error(
-			`Creating the ${receiver} workflow failed: ${created.status} ${JSON.stringify(created.data)}`,
-		);
-	}
-	const workflowId = String(created.data.id);
-	await activate(n8n, workflowId);
+	const workflowId = await createActiveWorkflow(n8n, workflow);
 	const url =
 		receiver === 'trigger'
 			? simulator.getWebhook(options.session)?.url
@@ -222,12 +214,13 @@ export async function deliverAndWait(
 		finishedCount,
 		250,
 	).catch(() => undefined);
-	await sleep(options.concurrency > 1 ? 2000 : 0);
+	if (options.concurrency > 1) await sleep(2000);
 	const accepted = new Set(answered.accepted);
+	const sent = new Set(ids);
 	const ran = new Map<string, IDataObject[]>();
 	for (const execution of await allExecutions(n8n, target.workflowId, true)) {
 		const id = receivedId(execution, target.receiver);
-		if (id && ids.includes(id)) ran.set(id, [...(ran.get(id) ?? []), execution]);
+		if (id && sent.has(id)) ran.set(id, [...(ran.get(id) ?? []), execution]);
 	}
 	const latenciesMs = [...ran]
 		.filter(([id]) => accepted.has(id))
@@ -267,8 +260,9 @@ export function latencyFigures(latenciesMs: number[]): LatencyFigures {
 const SPACING_MS = 300;
 
 /**
- * Deliveries one at a time (SPACING_MS apart, no execution waiting for another) into each receiver in turn, in rounds of `perRound`
- * (trigger, Webhook node, Webhook node, trigger, …) so a slow moment of the machine hits both.
+ * Deliveries one at a time (SPACING_MS apart, no execution waiting for another) into each receiver
+ * in turn, in rounds (trigger, Webhook node, Webhook node, trigger, …) so a slow moment of the
+ * machine hits both.
  */
 export async function pairedLatency(
 	n8n: N8nInstance,
@@ -324,7 +318,7 @@ export interface BurstFigures {
 }
 
 /** A burst of text deliveries into one receiver: how long until all were answered, and what ran. */
-export async function burstInto(
+async function burstInto(
 	n8n: N8nInstance,
 	simulator: Simulator,
 	receiver: Receiver,
@@ -350,6 +344,18 @@ export async function burstInto(
 	} finally {
 		await target.stop();
 	}
+}
+
+/** The same burst into the Webhook node, then into the trigger. */
+export async function burstPair(
+	n8n: N8nInstance,
+	simulator: Simulator,
+	options: ReceiverSetup & { deliveries: number; concurrency: number },
+): Promise<Record<Receiver, BurstFigures>> {
+	return {
+		webhookNode: await burstInto(n8n, simulator, 'webhookNode', options),
+		trigger: await burstInto(n8n, simulator, 'trigger', options),
+	};
 }
 
 /** "p50 57 ms, p95 71 ms (n8n's Webhook node: p50 71 ms, p95 111 ms)". */
@@ -403,18 +409,20 @@ export function burstGoal(options: {
 	};
 }
 
-/** The setting that makes n8n build an expression isolate only when an expression runs. */
-export const LAZY_ISOLATE_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
+/** LAZY_ISOLATES_ENV as the README writes it. */
+const LAZY_SETTING = Object.entries(LAZY_ISOLATES_ENV)
+	.map(([name, value]) => `${name}=${value}`)
+	.join(' ');
 
 export interface ElsewhereFigures {
-	/** n8n 2.41.1 with LAZY_ISOLATE_ENV: single text deliveries and the burst. */
+	/** n8n 2.41.1 with LAZY_ISOLATES_ENV: single text deliveries and the burst. */
 	lazy: { single: Record<Receiver, LatencyFigures>; burst: Record<Receiver, BurstFigures> };
-	/** Queue mode (PostgreSQL, Redis, main, webhook processor, two workers): single text deliveries, as installed and with LAZY_ISOLATE_ENV. */
+	/** Queue mode (PostgreSQL, Redis, main, webhook processor, two workers): single text deliveries, as installed and with LAZY_ISOLATES_ENV. */
 	queue: Record<'asInstalled' | 'lazy', Record<Receiver, LatencyFigures>>;
 }
 
 /**
- * The same comparisons where n8n runs otherwise: one n8n with LAZY_ISOLATE_ENV (the burst and
+ * The same comparisons where n8n runs otherwise: one n8n with LAZY_ISOLATES_ENV (the burst and
  * single deliveries), and n8n in queue mode (single deliveries through the webhook processor to
  * the workers), each with its own credential for `simulator`.
  */
@@ -429,8 +437,8 @@ export async function measureElsewhere(
 ): Promise<ElsewhereFigures> {
 	const credentialFor = (n8n: N8nInstance) =>
 		createCredential(n8n, 'Bench gateway', { baseUrl: simulator.url, apiKey: simulator.apiKey });
-	options.log(`trigger: n8n with ${Object.keys(LAZY_ISOLATE_ENV).join(', ')}=true`);
-	const lazyN8n = await startN8n({ env: { N8N_LOG_LEVEL: 'info', ...LAZY_ISOLATE_ENV } });
+	options.log(`trigger: n8n with ${LAZY_SETTING}`);
+	const lazyN8n = await startN8n({ env: { N8N_LOG_LEVEL: 'info', ...LAZY_ISOLATES_ENV } });
 	let lazy: ElsewhereFigures['lazy'];
 	try {
 		const credential = await credentialFor(lazyN8n);
@@ -440,24 +448,17 @@ export async function measureElsewhere(
 			kind: 'text',
 			deliveries: options.deliveries,
 		});
-		const burst = {
-			webhookNode: await burstInto(lazyN8n, simulator, 'webhookNode', {
-				...common,
-				...options.burst,
-			}),
-			trigger: await burstInto(lazyN8n, simulator, 'trigger', { ...common, ...options.burst }),
-		};
-		lazy = { single, burst };
+		lazy = { single, burst: await burstPair(lazyN8n, simulator, { ...common, ...options.burst }) };
 	} finally {
 		await lazyN8n.stop();
 	}
 	const queue = {} as ElsewhereFigures['queue'];
 	for (const [setting, env] of [
 		['asInstalled', {}],
-		['lazy', LAZY_ISOLATE_ENV],
+		['lazy', LAZY_ISOLATES_ENV],
 	] as const) {
 		options.log(
-			`trigger: n8n in queue mode (PostgreSQL, Redis, main, webhook processor, 2 workers)${setting === 'lazy' ? ` with ${Object.keys(LAZY_ISOLATE_ENV)[0]}=true` : ''}`,
+			`trigger: n8n in queue mode (PostgreSQL, Redis, main, webhook processor, 2 workers)${setting === 'lazy' ? ` with ${LAZY_SETTING}` : ''}`,
 		);
 		const cluster = await startQueueCluster(2, { ...env });
 		try {
@@ -488,7 +489,7 @@ function worstRatio(latency: Record<Receiver, LatencyFigures>): number {
 
 /**
  * The trigger's rows: single deliveries of each kind and the burst in n8n as installed, then the
- * same with LAZY_ISOLATE_ENV, and single deliveries in queue mode both ways. A miss in n8n as
+ * same with LAZY_ISOLATES_ENV, and single deliveries in queue mode both ways. A miss in n8n as
  * installed names what the same comparison measured with the setting.
  */
 export function triggerGoals(
@@ -497,7 +498,7 @@ export function triggerGoals(
 	elsewhere: ElsewhereFigures,
 	size: { deliveries: number; concurrency: number },
 ): GoalResult[] {
-	const setting = `${Object.keys(LAZY_ISOLATE_ENV)[0]}=true`;
+	const setting = LAZY_SETTING;
 	const { lazy, queue } = elsewhere;
 	const spaced = `one at a time (${SPACING_MS} ms apart)`;
 	const isolates = `n8n 2.41.1 as installed builds an expression isolate (a V8 context of its own) for the webhook call of every trigger except its own Webhook node, whose call it knows needs none, and one more for each execution; with ${setting} it builds one only when an expression runs, the same for both.`;

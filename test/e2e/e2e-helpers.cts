@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { n8nDir, n8nVersionProfile } from './n8n-install.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { CREDENTIAL_TYPE } from './workflows.cts';
-import type { CredentialRef } from './workflows.cts';
+import type { CredentialRef, WorkflowJson } from './workflows.cts';
 
 /** Polls `probe` until it returns something, or fails after `timeoutMs`. */
 export async function until<T>(
@@ -115,6 +115,25 @@ export async function activate(n8n: N8nInstance, workflowId: string): Promise<vo
 		return state === 'published' ? true : undefined;
 	});
 }
+
+/** Creates `workflow` in n8n and activates it; its ID. Throws with n8n's answer when either fails. */
+export async function createActiveWorkflow(
+	n8n: N8nInstance,
+	workflow: WorkflowJson,
+): Promise<string> {
+	const created = await n8n.api.post('/workflows', workflow);
+	if (created.status !== 200) {
+		throw new Error(
+			`Creating "${workflow.name}" failed: ${created.status} ${JSON.stringify(created.data)}`,
+		);
+	}
+	const workflowId = String(created.data.id);
+	await activate(n8n, workflowId);
+	return workflowId;
+}
+
+/** n8n 2.x's setting for building an expression isolate only when an expression runs (the README recommends it for bots). */
+export const LAZY_ISOLATES_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' } as const;
 
 /** A new empty folder under the system's temporary folder; remove it with `removeFolder`. */
 export function scratchFolder(prefix: string): string {
@@ -270,6 +289,24 @@ export function triggerMessageIds(executions: IDataObject[], triggerName = 'On M
 			data.resultData.runData[triggerName]?.[0]?.data.main[0][0] ??
 			data.executionData?.nodeExecutionStack?.[0]?.data.main[0][0];
 		return String(item?.json.messageId).split('_')[2];
+	});
+}
+
+/** The message ID (or QR code) each execution of a Webhook node's counting workflow received (executions listed with their data). */
+export function webhookNodeMessageIds(
+	executions: IDataObject[],
+	webhookName = 'On Message',
+): string[] {
+	type Items = { main: Array<Array<{ json: IDataObject }>> };
+	return executions.map((execution) => {
+		const runData = (
+			execution.data as { resultData: { runData: Record<string, Array<{ data: Items }>> } }
+		).resultData.runData;
+		const data = (runData[webhookName]?.[0]?.data.main[0][0].json.body as IDataObject | undefined)
+			?.data as IDataObject | undefined;
+		return String(
+			(data?.key as IDataObject | undefined)?.id ?? (data?.qrcode as IDataObject | undefined)?.code,
+		);
 	});
 }
 

@@ -8,14 +8,19 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { activate, allExecutions, createCredential, until } from './e2e-helpers.cts';
+import {
+	activate,
+	allExecutions,
+	createCredential,
+	LAZY_ISOLATES_ENV,
+	until,
+} from './e2e-helpers.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { echoBotWorkflow } from './workflows.cts';
 import type { CredentialRef } from './workflows.cts';
 
 const SESSION = SEED.instances.connected.name;
-const LAZY_ISOLATES = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
 
 let simulator: Simulator;
 let n8n: N8nInstance;
@@ -23,7 +28,7 @@ let credential: CredentialRef;
 
 beforeAll(async () => {
 	simulator = await startSimulator();
-	n8n = await startN8n({ env: LAZY_ISOLATES });
+	n8n = await startN8n({ env: LAZY_ISOLATES_ENV });
 	credential = await createCredential(n8n, 'Messaging Gateway (lazy isolates)', {
 		baseUrl: simulator.url,
 		apiKey: simulator.apiKey,

@@ -24,6 +24,7 @@ import {
 	startCpuHog,
 	triggerMessageIds,
 	untilCountReaches,
+	webhookNodeMessageIds,
 } from './e2e-helpers.cts';
 import type { BurstResult, N8n2xFeature } from './e2e-helpers.cts';
 import { executeWorkflow } from './n8n-cli.cts';
@@ -266,16 +267,6 @@ const LOAD_NAMES: Record<Load, string> = {
 	idle: 'on an idle machine',
 	cpuHog: 'beside a CPU hog (a process keeping one core busy)',
 };
-
-/** The message ID an execution of the Webhook node's counting workflow received. */
-function webhookNodeMessageIds(executions: IDataObject[]): string[] {
-	return executions.map((execution) => {
-		const runData = (execution.data as { resultData: { runData: IDataObject } }).resultData
-			.runData as Record<string, Array<{ data: { main: Array<Array<{ json: IDataObject }>> } }>>;
-		const body = runData['On Message']?.[0]?.data.main[0][0].json.body as IDataObject | undefined;
-		return String(((body?.data as IDataObject)?.key as IDataObject)?.id);
-	});
-}
 
 interface BurstFigures extends IDataObject {
 	receiver: Receiver;
