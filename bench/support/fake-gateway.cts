@@ -84,6 +84,27 @@ const SENT_ANSWERS: Record<
 	}),
 };
 
+/** The gateways whose answers the spec's route can be given, for a control of the same size. */
+export type SizedAs = 'evolutionV2' | 'waha';
+
+/**
+ * The session whose spec answers carry, beside the spec's own fields, the fields `gateway` answers
+ * the same text with: the spec's route and handling, another gateway's answer size and shape.
+ */
+export function sizedSession(gateway: SizedAs): string {
+	return `${FAKE_SESSION}-sized-as-${gateway}`;
+}
+
+/** The spec's answer with the fields of `gateway`'s answer to the same text added (the spec's win). */
+function sizedSpecAnswer(gateway: SizedAs, sent: Sent, id: string): unknown {
+	const text = sent.textMessage?.text ?? '';
+	const asThere = SENT_ANSWERS[`${gateway}.sendText`](
+		{ number: sent.number, chatId: `${sent.number}@c.us`, text },
+		id,
+	) as object;
+	return { ...asThere, ...(SENT_ANSWERS['spec.sendText'](sent, id) as object) };
+}
+
 function chat(index: number) {
 	const number = String(5511900000000 + index);
 	return { id: `${number}@c.us`, name: `Contact ${index}`, picture: null, lastMessage: null };
@@ -133,7 +154,14 @@ export async function startFakeGateway(chatCount: number): Promise<FakeGateway> 
 				answer = chats.slice(offset, offset + limit);
 			} else {
 				status = 201;
-				answer = SENT_ANSWERS[route](body(), `3EB0${answered}`);
+				const id = `3EB0${answered}`;
+				const sizedAs = (['evolutionV2', 'waha'] as const).find(
+					(gateway) => url.pathname === `/message/sendText/${sizedSession(gateway)}`,
+				);
+				answer =
+					route === 'spec.sendText' && sizedAs
+						? sizedSpecAnswer(sizedAs, body(), id)
+						: SENT_ANSWERS[route](body(), id);
 			}
 			if (route) {
 				const key = `${route} ${header}`;
