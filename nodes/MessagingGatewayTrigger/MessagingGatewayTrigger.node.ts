@@ -180,19 +180,22 @@ async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
  * Whether the delivery comes from the gateway: WAHA's HMAC of the exact body bytes with our key,
  * or the token the other gateways send along (a header on Evolution API v2, else the URL's query).
  */
-async function isAuthentic(
+function isAuthentic(
 	this: IWebhookFunctions,
 	registration: OurRegistration | undefined,
-): Promise<boolean> {
+): boolean | Promise<boolean> {
 	const expected = registration?.token;
 	if (typeof expected !== 'string' || expected === '') return false;
 	const headers = this.getHeaderData() as IDataObject;
 	if (registration?.gateway === 'waha') {
-		const rawBody = await rawBodyOf.call(this);
-		return (
-			rawBody !== undefined &&
-			hmacMatches(rawBody, headers[HMAC_HEADER], headers[HMAC_ALGORITHM_HEADER], expected)
-		);
+		// Only WAHA's signature waits (for the body's bytes); a token is checked at once.
+		return rawBodyOf
+			.call(this)
+			.then(
+				(rawBody) =>
+					rawBody !== undefined &&
+					hmacMatches(rawBody, headers[HMAC_HEADER], headers[HMAC_ALGORITHM_HEADER], expected),
+			);
 	}
 	const tokenHeader = registration?.tokenHeader;
 	const token = tokenHeader ? headers[tokenHeader] : (this.getQueryData() as IDataObject).token;
@@ -405,7 +408,8 @@ export class MessagingGatewayTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 		const registration = staticData.registration;
 		// First of all, before anything reads the body: only the gateway knows the token or key.
-		if (!registration || !(await isAuthentic.call(this, registration))) {
+		const authentic = registration ? isAuthentic.call(this, registration) : false;
+		if (!registration || !(authentic instanceof Promise ? await authentic : authentic)) {
 			return answer.call(this, 401, {
 				message:
 					registration?.gateway === 'waha'
@@ -439,7 +443,8 @@ export class MessagingGatewayTrigger implements INodeType {
 		// fires on a starved process) is tried again before the event is refused and lost.
 		for (let attempt = 1; ; attempt++) {
 			try {
-				const apiKey = await credentialApiKey.call(this);
+				const keyRead = credentialApiKey.call(this);
+				const apiKey = keyRead instanceof Promise ? await keyRead : keyRead;
 				if (apiKey !== undefined && !secrets.includes(apiKey)) secrets.push(apiKey);
 				// Awaited only when there is a file to store: most items need nothing asynchronous.
 				const built = delivery.toItem.call(this, output, filters, secrets);

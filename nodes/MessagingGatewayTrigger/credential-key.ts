@@ -16,6 +16,8 @@ const MAX_KEPT_KEYS = 64;
 
 interface KeptKey {
 	apiKey: Promise<string | undefined>;
+	/** The key once the read has succeeded: later deliveries take it without waiting. */
+	read?: { apiKey: string | undefined };
 	readAt: number;
 }
 
@@ -30,10 +32,13 @@ function readApiKey(this: IWebhookFunctions): Promise<string | undefined> {
 /**
  * The API key of the trigger's credential, read at most once per API_KEY_MAX_AGE_MS per
  * credential and process; deliveries arriving together share one read. A failed read is not kept.
+ * A key already read is returned as it is, not as a promise: most deliveries need not wait.
  */
-export async function credentialApiKey(this: IWebhookFunctions): Promise<string | undefined> {
+export function credentialApiKey(
+	this: IWebhookFunctions,
+): string | undefined | Promise<string | undefined> {
 	const id = this.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
-	if (!id) return await readApiKey.call(this);
+	if (!id) return readApiKey.call(this);
 	const now = Date.now();
 	let kept = keptKeys.get(id);
 	if (!kept || now - kept.readAt >= API_KEY_MAX_AGE_MS) {
@@ -44,10 +49,15 @@ export async function credentialApiKey(this: IWebhookFunctions): Promise<string 
 			if (!oldest.done) keptKeys.delete(oldest.value);
 		}
 		keptKeys.set(id, entry);
-		entry.apiKey.catch(() => {
-			if (keptKeys.get(id) === entry) keptKeys.delete(id);
-		});
+		entry.apiKey.then(
+			(apiKey) => {
+				entry.read = { apiKey };
+			},
+			() => {
+				if (keptKeys.get(id) === entry) keptKeys.delete(id);
+			},
+		);
 		kept = entry;
 	}
-	return await kept.apiKey;
+	return kept.read ? kept.read.apiKey : kept.apiKey;
 }

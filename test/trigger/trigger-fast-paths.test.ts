@@ -3,7 +3,7 @@
  * shares what needs no cleaning with the delivery instead of copying it (and still redacts a
  * secret anywhere, drops every API key field, never changes the delivery), the walk that checks
  * the depth of an envelope also finds its API keys, an item without a file is built without a
- * promise, and the helpers made cheaper (chat IDs, blank names, events, tokens) answer as before.
+ * promise, a credential key already read is taken without one, and the helpers made cheaper (chat IDs, blank names, events, tokens) answer as before.
  */
 import axios from 'axios';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
@@ -16,6 +16,7 @@ import {
 	MAX_DELIVERY_NESTING,
 	tokensMatch,
 } from '../../nodes/MessagingGatewayTrigger/deliveries';
+import { credentialApiKey } from '../../nodes/MessagingGatewayTrigger/credential-key';
 import { checkedEvents } from '../../nodes/MessagingGatewayTrigger/registration';
 import { apiKeyValues, Redactor } from '../../nodes/MessagingGatewayTrigger/secrets';
 import { classifyChat } from '../../nodes/shared/identifiers';
@@ -290,6 +291,41 @@ describe('an item without a file needs no promise', () => {
 		expect(inOrder(item.json)).toBe(
 			inOrder({ raw: delivery, id: ALICE.jid, session: SESSION, event: 'PRESENCE_UPDATE' }),
 		);
+	});
+});
+
+describe('a key already read needs no promise', () => {
+	/** A context whose credential (a new ID each time: the kept keys live as long as the process) reads as `reads` says. */
+	let credentialCount = 0;
+	const contextReading = (reads: Array<() => Promise<IDataObject>>) => {
+		const id = `fast-path-credential-${++credentialCount}`;
+		return {
+			getNode: () => ({ credentials: { messagingGatewayApi: { id, name: 'Gateway' } } }),
+			getCredentials: jest.fn(async () => await (reads.shift() ?? reads[0])()),
+		} as unknown as IWebhookFunctions;
+	};
+
+	it('the first delivery waits for the read; once it is read, the next takes the key itself', async () => {
+		const context = contextReading([async () => await Promise.resolve({ apiKey: API_KEY })]);
+		const first = credentialApiKey.call(context);
+
+		expect(first).toBeInstanceOf(Promise);
+		await expect(first).resolves.toBe(API_KEY);
+		expect(credentialApiKey.call(context)).toBe(API_KEY);
+		expect(context.getCredentials).toHaveBeenCalledTimes(1);
+	});
+
+	it('a failed read is not kept: the next delivery waits for a new read', async () => {
+		const context = contextReading([
+			async () => await Promise.reject(new Error('database busy')),
+			async () => await Promise.resolve({ apiKey: API_KEY }),
+		]);
+
+		await expect(credentialApiKey.call(context)).rejects.toThrow('database busy');
+		const second = credentialApiKey.call(context);
+		expect(second).toBeInstanceOf(Promise);
+		await expect(second).resolves.toBe(API_KEY);
+		expect(context.getCredentials).toHaveBeenCalledTimes(2);
 	});
 });
 
