@@ -85,7 +85,8 @@ const SENT_ANSWERS: Record<
 };
 
 /** The gateways whose answers the spec's route can be given, for a control of the same size. */
-export type SizedAs = 'evolutionV2' | 'waha';
+const SIZED_AS = ['evolutionV2', 'waha'] as const;
+export type SizedAs = (typeof SIZED_AS)[number];
 
 /**
  * The session whose spec answers carry, beside the spec's own fields, the fields `gateway` answers
@@ -155,7 +156,7 @@ export async function startFakeGateway(chatCount: number): Promise<FakeGateway> 
 			} else {
 				status = 201;
 				const id = `3EB0${answered}`;
-				const sizedAs = (['evolutionV2', 'waha'] as const).find(
+				const sizedAs = SIZED_AS.find(
 					(gateway) => url.pathname === `/message/sendText/${sizedSession(gateway)}`,
 				);
 				answer =

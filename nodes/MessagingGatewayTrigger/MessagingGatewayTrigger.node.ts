@@ -408,7 +408,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 		const registration = staticData.registration;
 		// First of all, before anything reads the body: only the gateway knows the token or key.
-		const authentic = registration ? isAuthentic.call(this, registration) : false;
+		const authentic = isAuthentic.call(this, registration);
 		if (!registration || !(authentic instanceof Promise ? await authentic : authentic)) {
 			return answer.call(this, 401, {
 				message:

@@ -301,7 +301,11 @@ describe('a key already read needs no promise', () => {
 		const id = `fast-path-credential-${++credentialCount}`;
 		return {
 			getNode: () => ({ credentials: { messagingGatewayApi: { id, name: 'Gateway' } } }),
-			getCredentials: jest.fn(async () => await (reads.shift() ?? reads[0])()),
+			getCredentials: jest.fn(async () => {
+				const read = reads.shift();
+				if (!read) throw new Error('The test scripted no further credential read');
+				return await read();
+			}),
 		} as unknown as IWebhookFunctions;
 	};
 
