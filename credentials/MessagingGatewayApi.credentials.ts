@@ -205,6 +205,14 @@ export class MessagingGatewayApi implements ICredentialType {
 						'No messaging gateway answers at this Base URL (404). Use the root URL of the gateway, without /api or /instance at the end. With Gateway: Evolution API v2 or WAHA, no such gateway answers there; if the gateway is Evolution API v1 or another gateway these nodes speak, choose Gateway: Messaging Gateway API.',
 				},
 			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 503,
+					message:
+						"The gateway is unavailable (503). Evolution API 2.4.0 answers 503 LICENSE_REQUIRED until its server is activated: open /manager on the server's address and follow its licence steps (or set AUTHENTICATION_API_KEY in its .env to a valid licensing key). Otherwise the gateway is starting or overloaded: try again in a minute.",
+				},
+			},
 		],
 	};
 }

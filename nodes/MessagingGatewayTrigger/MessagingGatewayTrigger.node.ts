@@ -52,6 +52,10 @@ import { selectedGateway } from '../shared/transport';
 import { credentialApiKey } from './credential-key';
 import { Redactor } from './secrets';
 import { TextKeyedCache } from './text-keyed-cache';
+import { lacksPhone, LOOKUP_DEADLINE_MS, lookUpMissingPhones } from './phone-lookups';
+import type { PhoneLookup } from './phone-lookups';
+import { evolutionLidPair } from '../shared/gateways/evolution-v2/lids';
+import { wahaLidPair } from '../shared/gateways/waha/lids';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */
 const DELIVERY_ATTEMPTS = 3;
@@ -64,7 +68,7 @@ function chatsOf(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatRe
 			const shown = typeof entry === 'string' ? `"${entry}"` : describeValue(entry);
 			throw new NodeOperationError(
 				this.getNode(),
-				`Only These Chats must list phone numbers, chat IDs (…@c.us), JIDs (…@s.messenger.net) or group IDs (…@g.us) (got ${shown})`,
+				`Only These Chats must list phone numbers, chat IDs (…@c.us), JIDs (…@s.messenger.net), LIDs (…@lid) or group IDs (…@g.us) (got ${shown})`,
 			);
 		}
 		return reference;
@@ -122,6 +126,7 @@ function readOutput(this: IWebhookFunctions): DeliveryOutput {
 		simplify: options.simplify !== false,
 		qrCodeAsBinary: options.qrCodeAsBinary !== false,
 		includeMedia: options.includeMedia === true,
+		lookUpPhoneNumbers: options.lookUpPhoneNumbers === true,
 	};
 }
 
@@ -158,6 +163,50 @@ const WEBHOOK_REGISTRARS: Record<GatewayName, WebhookRegistrar> = {
 	evolutionV2: replacingRegistrar(EVOLUTION_V2_WEBHOOKS),
 	waha: WAHA_WEBHOOKS,
 };
+
+/**
+ * How each gateway finds the phone number of a person a delivery names only by LID (Look Up Phone
+ * Numbers); the Messaging Gateway API has no such thing.
+ */
+const PHONE_LOOKUPS: Partial<Record<GatewayName, PhoneLookup>> = {
+	evolutionV2: async function (session, lid, groupId) {
+		return await evolutionLidPair.call(this, session, { kind: 'lid', value: lid }, groupId, {
+			timeoutMs: LOOKUP_DEADLINE_MS,
+		});
+	},
+	waha: async function (session, lid) {
+		return await wahaLidPair.call(
+			this,
+			session,
+			{ kind: 'lid', value: lid },
+			{
+				timeoutMs: LOOKUP_DEADLINE_MS,
+			},
+		);
+	},
+};
+
+/**
+ * The item with the phone numbers the delivery lacked looked up, where the trigger is asked to
+ * and the gateway can (a promise only then: most items need nothing asynchronous). The gateway
+ * is the credential's, read only for an item that lacks a number (`gateway`, when known already).
+ */
+function withPhonesLookedUp(
+	this: IWebhookFunctions,
+	item: INodeExecutionData | Promise<INodeExecutionData>,
+	output: DeliveryOutput,
+	gateway?: GatewayName,
+): INodeExecutionData | Promise<INodeExecutionData> {
+	if (!output.simplify || !output.lookUpPhoneNumbers) return item;
+	const fill = async (ready: INodeExecutionData) => {
+		if (!lacksPhone(ready.json)) return ready;
+		const lookup = PHONE_LOOKUPS[gateway ?? (await selectedGateway.call(this))];
+		if (lookup) await lookUpMissingPhones.call(this, ready.json, lookup);
+		return ready;
+	};
+	if (item instanceof Promise) return item.then(fill);
+	return lacksPhone(item.json) ? fill(item) : item;
+}
 
 /** The credential's gateway's registrar (read in the hooks, never per delivery). */
 async function webhookRegistrarOf(this: IHookFunctions): Promise<WebhookRegistrar> {
@@ -230,7 +279,12 @@ function checkedDelivery(
 			reasonToIgnore: (filters) => wahaReasonToIgnore(envelope, filters),
 			async toItem(output, filters, secrets) {
 				const event = wahaDeliveryEvent(envelope, filters.events) as string;
-				return await wahaDeliveryToItem.call(this, envelope, output, secrets, envelopeKeys, event);
+				return await withPhonesLookedUp.call(
+					this,
+					wahaDeliveryToItem.call(this, envelope, output, secrets, envelopeKeys, event),
+					output,
+					'waha',
+				);
 			},
 		};
 	}
@@ -241,7 +295,11 @@ function checkedDelivery(
 	return {
 		reasonToIgnore: (filters) => reasonToIgnore(delivery, filters),
 		toItem(output, _filters, secrets) {
-			return deliveryToItem.call(this, delivery, output, secrets, envelopeKeys);
+			return withPhonesLookedUp.call(
+				this,
+				deliveryToItem.call(this, delivery, output, secrets, envelopeKeys),
+				output,
+			);
 		},
 	};
 }
@@ -330,7 +388,7 @@ export class MessagingGatewayTrigger implements INodeType {
 						default: '',
 						placeholder: 'e.g. +55 11 99999-9999, 120363012345678901@g.us',
 						description:
-							'Comma-separated phone numbers, chat IDs or group IDs; message events from other chats are ignored',
+							'Comma-separated phone numbers, chat IDs, LIDs (…@lid) or group IDs; message events from other chats are ignored. A phone number also matches the chat of a person WhatsApp addresses by LID when the event gives their number.',
 					},
 				],
 			},
@@ -348,6 +406,14 @@ export class MessagingGatewayTrigger implements INodeType {
 						default: false,
 						description:
 							'Whether the gateway should send the media of incoming messages along, output as binary data in the field "data"',
+					},
+					{
+						displayName: 'Look Up Phone Numbers',
+						name: 'lookUpPhoneNumbers',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to ask the gateway for the phone number of a person the event names only by LID (…@lid), so "phone" and "senderPhone" are filled in. Costs one request per new person before the workflow starts (kept a day; unknown numbers are asked again after 10 minutes). WAHA answers from its LID map; Evolution API from the group\'s members (group messages) and its number check (direct chats), which know a number only sometimes; the Messaging Gateway API has no such lookup. A number the gateway does not know stays null.',
 					},
 					{
 						displayName: 'QR Code as Binary',

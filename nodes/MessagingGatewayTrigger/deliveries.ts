@@ -5,6 +5,8 @@ import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
 import { asObject } from '../shared/values';
+import { addressesOf, NO_ADDRESSES } from '../shared/people';
+import type { PersonAddresses } from '../shared/people';
 import { messageText, textOf } from '../shared/message-text';
 import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
 import { isApiKeyField, Redactor } from './secrets';
@@ -35,6 +37,8 @@ export interface DeliveryOutput {
 	simplify: boolean;
 	qrCodeAsBinary: boolean;
 	includeMedia: boolean;
+	/** Ask the gateway for the phone number of a person the delivery names only by LID. */
+	lookUpPhoneNumbers: boolean;
 }
 
 const EVENT_BY_PAYLOAD_NAME = new Map(
@@ -84,12 +88,65 @@ function chatOf(remoteJid: string): ChatReference | undefined {
 	return classifyChat(remoteJid);
 }
 
-/** Session-family chat ID (`<digits>@c.us`, groups unchanged), the form the action node's Chat fields take. */
+/**
+ * Session-family chat ID (`<digits>@c.us`; LIDs, groups unchanged; a device suffix dropped), the
+ * form the action node's Chat fields take.
+ */
 export function chatIdOf(jid: string | undefined): string | undefined {
 	if (!jid) return undefined;
 	const reference = chatOf(jid);
 	if (!reference) return jid;
 	return reference.kind === 'contact' ? `${reference.value}@c.us` : reference.value;
+}
+
+/**
+ * Whether a chat is one of the listed ones, by any ID it goes by: the ID delivered, or the phone
+ * number or the LID the delivery gave for the person (so a listed phone number matches a chat
+ * WhatsApp addresses by LID, and the other way round).
+ */
+export function chatIsListed(
+	listed: readonly ChatReference[],
+	chat: string,
+	person: PersonAddresses,
+): boolean {
+	const delivered = chatOf(chat);
+	return listed.some(
+		(only) =>
+			(delivered && only.kind === delivered.kind && only.value === delivered.value) ||
+			(only.kind === 'contact' && only.value === person.phone) ||
+			(only.kind === 'lid' && only.value === person.lid),
+	);
+}
+
+/**
+ * The chat's person (direct chats) and the sender (groups) as an Evolution API key names them,
+ * whichever version delivered it: 2.3.0-2.3.5 add the phone as `senderPn`; 2.3.6 keeps the LID in
+ * `remoteJid` and the phone in `remoteJidAlt` (`participant`/`participantAlt` in groups); 2.3.7
+ * puts the phone in `remoteJid` where it knows it; 2.4.0 swaps them (`remoteJidAlt` the LID).
+ */
+export function evolutionPeople(key: IDataObject): {
+	chat: PersonAddresses;
+	sender: PersonAddresses;
+} {
+	if (String(key.remoteJid).endsWith('@g.us')) {
+		return {
+			chat: NO_ADDRESSES,
+			sender: addressesOf(
+				key.participant,
+				key.participantAlt,
+				key.participantPn,
+				key.participantLid,
+				key.senderPn,
+				key.senderLid,
+			),
+		};
+	}
+	// senderPn and senderLid name who wrote the message: the chat's person unless it was me.
+	const chat =
+		key.fromMe === true
+			? addressesOf(key.remoteJid, key.remoteJidAlt)
+			: addressesOf(key.remoteJid, key.remoteJidAlt, key.senderPn, key.senderLid);
+	return { chat, sender: chat };
 }
 
 /** Why a delivery starts no execution, or undefined when it should. */
@@ -104,12 +161,11 @@ export function reasonToIgnore(delivery: Delivery, filters: DeliveryFilters): st
 	const isGroup = remoteJid.endsWith('@g.us');
 	if (filters.chatType === 'direct' && isGroup) return 'group chat';
 	if (filters.chatType === 'groups' && !isGroup) return 'direct chat';
-	if (filters.onlyChats.length > 0) {
-		const chat = chatOf(remoteJid);
-		const listed =
-			chat &&
-			filters.onlyChats.some((only) => only.kind === chat.kind && only.value === chat.value);
-		if (!listed) return 'chat not listed';
+	if (
+		filters.onlyChats.length > 0 &&
+		!chatIsListed(filters.onlyChats, remoteJid, evolutionPeople(key).chat)
+	) {
+		return 'chat not listed';
 	}
 	return undefined;
 }
@@ -190,13 +246,20 @@ function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject):
 	const fromMe = key.fromMe === true;
 	const shortId = textOf(key.id) ?? '';
 	const sender = isGroup ? participant : fromMe ? chatIdOf(textOf(delivery.sender)) : chatId;
+	const people = evolutionPeople(key);
+	// A message of mine in a direct chat was written by the session's own number.
+	const writer = !isGroup && fromMe ? addressesOf(delivery.sender) : people.sender;
 	return {
 		event,
 		session: delivery.instance,
 		chatId,
+		phone: people.chat.phone,
+		lid: people.chat.lid,
 		messageId: `${fromMe}_${chatId}${shortId ? `_${shortId}` : ''}${isGroup && participant ? `_${participant}` : ''}`,
 		fromMe,
 		sender: sender ?? null,
+		senderPhone: writer.phone,
+		senderLid: writer.lid,
 		pushName: data.pushName ?? null,
 		text: messageText(data.message as IDataObject | undefined),
 		messageType: data.messageType ?? null,

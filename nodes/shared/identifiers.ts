@@ -3,24 +3,38 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { RequestBodyStyle } from './transport';
 
-/** What a user-supplied chat reference points at. */
-export type ChatKind = 'contact' | 'group' | 'channel';
+/**
+ * What a user-supplied chat reference points at. A `lid` is a person WhatsApp addresses by a LID
+ * (`<digits>@lid`) instead of a phone number: a kind of its own, so that its digits are never
+ * taken for a phone number, and each field says whether it takes one.
+ */
+export type ChatKind = 'contact' | 'lid' | 'group' | 'channel';
 
 export interface ChatReference {
 	kind: ChatKind;
-	/** Contacts: the phone number digits with country code. Groups and channels: the full ID. */
+	/** Contacts: the phone number digits with country code. LIDs, groups and channels: the full ID. */
 	value: string;
 }
 
-const KIND_EXAMPLES: Record<ChatKind, string> = {
-	contact:
-		'a phone number (+55 11 99999-9999), a chat ID (5511999999999@c.us) or a JID (5511999999999@s.messenger.net)',
-	group: 'a group ID (120363012345678901@g.us)',
-	channel: 'a channel ID (120363098765432101@newsletter)',
+/** The kinds a field that names a person takes: a phone number (or its chat ID or JID) or a LID. */
+export const PERSON_KINDS: readonly ChatKind[] = ['contact', 'lid'];
+
+/** The kinds a field that names a chat to write to takes: a person or a group. */
+export const CHAT_KINDS: readonly ChatKind[] = ['contact', 'lid', 'group'];
+
+const KIND_EXAMPLES: Record<ChatKind, string[]> = {
+	contact: [
+		'a phone number (+55 11 99999-9999)',
+		'a chat ID (5511999999999@c.us)',
+		'a JID (5511999999999@s.messenger.net)',
+	],
+	lid: ['a LID (123456789012345@lid)'],
+	group: ['a group ID (120363012345678901@g.us)'],
+	channel: ['a channel ID (120363098765432101@newsletter)'],
 };
 
 function acceptedShapes(kinds: readonly ChatKind[]): string {
-	const shapes = kinds.map((kind) => KIND_EXAMPLES[kind]);
+	const shapes = kinds.flatMap((kind) => KIND_EXAMPLES[kind]);
 	return shapes.length === 1
 		? shapes[0]
 		: `${shapes.slice(0, -1).join(', ')} or ${shapes[shapes.length - 1]}`;
@@ -32,7 +46,12 @@ function acceptedShapes(kinds: readonly ChatKind[]): string {
  */
 const GROUP_ID = /^\d+(-\d+)?@g\.us$/;
 const CHANNEL_ID = /^\d+@newsletter$/;
-const CONTACT_ID = /^(\d{6,15})@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/;
+/*
+ * A device suffix (`5511999999999:3@s.whatsapp.net`, `123456789012345:12@lid`) names one of the
+ * person's devices: it is read as the person.
+ */
+const CONTACT_ID = /^(\d{6,15})(?::\d{1,3})?@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/;
+const LID_ID = /^(\d{6,20})(?::\d{1,3})?@lid$/;
 const PHONE_PUNCTUATION = /[\s()+\-.]/g;
 const PHONE_DIGITS = /^\d{8,15}$/;
 
@@ -43,8 +62,12 @@ export function classifyChat(raw: unknown): ChatReference | undefined {
 	if (text.endsWith('@g.us') && GROUP_ID.test(text)) return { kind: 'group', value: text };
 	if (text.endsWith('@newsletter') && CHANNEL_ID.test(text))
 		return { kind: 'channel', value: text };
-	// The digits are all that comes before the "@" (asked with test(): no match list to build).
-	if (CONTACT_ID.test(text)) return { kind: 'contact', value: text.slice(0, text.indexOf('@')) };
+	if (text.endsWith('@lid')) {
+		const lid = LID_ID.exec(text);
+		return lid ? { kind: 'lid', value: `${lid[1]}@lid` } : undefined;
+	}
+	const contact = CONTACT_ID.exec(text);
+	if (contact) return { kind: 'contact', value: contact[1] };
 	// replace() with a global expression starts from the beginning whatever its lastIndex.
 	const digits = text.replace(PHONE_PUNCTUATION, '');
 	if (PHONE_DIGITS.test(digits)) return { kind: 'contact', value: digits };
@@ -76,17 +99,26 @@ export function parseChat(
 	);
 }
 
-/** Session-family chat ID: contacts as <digits>@c.us; groups and channels unchanged. */
+/** Session-family chat ID: contacts as <digits>@c.us; LIDs, groups and channels unchanged. */
 export function toChatId(reference: ChatReference): string {
 	return reference.kind === 'contact' ? `${reference.value}@c.us` : reference.value;
 }
 
-/** JID as shape B bodies want it: contacts as <digits>@s.messenger.net; groups and channels unchanged. */
+/**
+ * An instance-family `number` (digits, or a LID as it is, see toNumber) as a session-family chat
+ * ID: `<digits>@c.us`, a LID unchanged.
+ */
+export function numberToChatId(number: string): string {
+	const reference = classifyChat(number);
+	return reference ? toChatId(reference) : number;
+}
+
+/** JID as shape B bodies want it: contacts as <digits>@s.messenger.net; LIDs, groups and channels unchanged. */
 export function toJid(reference: ChatReference): string {
 	return reference.kind === 'contact' ? `${reference.value}@s.messenger.net` : reference.value;
 }
 
-/** Instance-family `number`: digits for contacts; the gateway takes group IDs as they are. */
+/** Instance-family `number`: digits for contacts; the gateway takes LIDs and group IDs as they are. */
 export function toNumber(reference: ChatReference): string {
 	return reference.value;
 }
@@ -124,8 +156,7 @@ export interface FullMessageId {
 
 /** Whatever follows the ID is captured, so that it is checked as a participant, not let through. */
 const FULL_MESSAGE_ID =
-	/^(true|false)_(\d+(?:-\d+)?@(?:c\.us|g\.us|newsletter|s\.messenger\.net|lid))_([A-Za-z0-9]+)(?:_([\s\S]*))?$/;
-const LID = /^\d{6,20}@lid$/;
+	/^(true|false)_(\d+(?:-\d+)?@(?:c\.us|g\.us|newsletter|s\.messenger\.net|s\.whatsapp\.net|lid))_([A-Za-z0-9]+)(?:_([\s\S]*))?$/;
 
 /**
  * A full message ID `<true|false>_<chat ID>_<id>[_<participant>]`, or an error naming the field
@@ -159,7 +190,7 @@ export function parseFullMessageId(
 			'Direct chats and channels have no participants: remove the part after the message ID.',
 		);
 	}
-	if (!CONTACT_ID.test(participant) && !LID.test(participant)) {
+	if (!CONTACT_ID.test(participant) && !LID_ID.test(participant)) {
 		throw refuse(
 			`must name a group member after the message ID: a chat ID (5511999999999@c.us), a JID (5511999999999@s.whatsapp.net or @s.messenger.net) or a LID (123456789012345@lid), like false_120363012345678901@g.us_3EB0C767D26A1D3BB2F1_5511999999999@c.us`,
 			'A group message ID is <true|false>_<group ID>_<id>_<participant>, the participant being who wrote the message; it can be left out.',

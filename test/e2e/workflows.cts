@@ -137,6 +137,8 @@ export function operationCases(seed: {
 	session: string;
 	pairingSession: string;
 	alice: { number: string; chatId: string };
+	/** A person WhatsApp addresses by LID (`…@lid`). */
+	lidPerson: string;
 	bruno: { number: string };
 	bakery: { number: string };
 	hikersGroup: string;
@@ -157,6 +159,7 @@ export function operationCases(seed: {
 		['contact', 'get', { contact: byId('+55 (11) 98765-0001') }],
 		['contact', 'getBusinessProfile', { contact: byId(seed.bakery.number) }],
 		['contact', 'getMany', { returnAll: true }],
+		['contact', 'getPhoneOrLid', { contact: byId(seed.lidPerson) }],
 		[
 			'contact',
 			'getProfilePicture',

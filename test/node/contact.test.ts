@@ -103,7 +103,7 @@ describe('Contact > Get', () => {
 
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toBe(
-			`Contact must be a phone number (+55 11 99999-9999), a chat ID (5511999999999@c.us) or a JID (5511999999999@s.messenger.net) (got "${SEED.groups.hikers.id}")`,
+			`Contact must be a phone number (+55 11 99999-9999), a chat ID (5511999999999@c.us), a JID (5511999999999@s.messenger.net) or a LID (123456789012345@lid) (got "${SEED.groups.hikers.id}")`,
 		);
 		expect(simulator.requests).toEqual([]);
 	});
@@ -550,7 +550,7 @@ describe('Contact > Check Number', () => {
 		).toEqual([
 			[alice.jid, { item: 0 }],
 			[
-				'Numbers must be a phone number with country code, e.g. +55 11 99999-9999 (got "Alice")',
+				'Numbers must be a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid (got "Alice")',
 				{ item: 1 },
 			],
 			[bruno.jid, { item: 2 }],
@@ -570,25 +570,25 @@ describe('Contact > Check Number', () => {
 			'an entry that is not a phone number, by position',
 			`${alice.number}, Alice`,
 			{},
-			'Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "Alice")',
+			'Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid (got "Alice")',
 		],
 		[
 			'a blank entry of a list from an expression, by position',
 			'={{ $json.phones }}',
 			{ phones: [alice.number, ' ', bruno.number] },
-			'Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "")',
+			'Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid (got "")',
 		],
 		[
 			'a group ID',
 			SEED.groups.hikers.id,
 			{},
-			`Numbers must be a phone number with country code, e.g. +55 11 99999-9999 (got "${SEED.groups.hikers.id}")`,
+			`Numbers must be a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid (got "${SEED.groups.hikers.id}")`,
 		],
 		[
 			'an object in a list from an expression',
 			'={{ $json.phones }}',
 			{ phones: [{ phone: alice.number }] },
-			`Numbers must be a phone number with country code, e.g. +55 11 99999-9999 (got "{"phone":"${alice.number}"}")`,
+			`Numbers must be a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid (got "{"phone":"${alice.number}"}")`,
 		],
 	])('refuses %s before any request', async (_case, numbers, item, message) => {
 		const result = await runContact('checkNumber', { numbers }, { items: jsonItems(item) });

@@ -152,7 +152,7 @@ describe('Message > Send Text', () => {
 				options: { mentionNumbers: `${alice.number}, Carla` },
 			},
 			{},
-			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "Carla")',
+			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid (got "Carla")',
 		],
 		[
 			'a blank entry of a Mention Numbers list from an expression, by position',
@@ -162,7 +162,7 @@ describe('Message > Send Text', () => {
 				options: { mentionNumbers: '={{ $json.mentions }}' },
 			},
 			{ mentions: [alice.number, ''] },
-			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999 (got "")',
+			'Mention Numbers (entry 2) must be a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid (got "")',
 		],
 		[
 			'a Reply To Message ID that is not a full message ID',

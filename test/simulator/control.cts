@@ -1,12 +1,13 @@
 // What tests and the sandbox can make happen: inbound messages, deletions, connection changes, faults.
 // Shared by the programmatic API (index.cts) and the /__sim/ HTTP routes.
-import type { Core } from './core.cts';
+import { wahaEngineOf, type Core } from './core.cts';
 import { SimulatorInputError } from './errors.cts';
 import {
 	chatIdToJid,
 	contactChatId,
 	fullMessageId,
 	isGroupId,
+	isLid,
 	newShortMessageId,
 	normaliseChatId,
 	numberOfContactId,
@@ -24,6 +25,7 @@ import { SEED } from './seed.cts';
 import {
 	addMessage,
 	ensureContact,
+	ensureLidPerson,
 	findMessage,
 	recordStatus,
 	type ConnectionState,
@@ -55,7 +57,7 @@ export function snapshotOf(
 		remoteJid: chatIdToJid(message.chatId),
 		fromMe: message.fromMe,
 		timestamp: message.timestamp,
-		waha: wahaMessage(instance, message, core.baseUrl),
+		waha: wahaMessage(instance, message, core.baseUrl, true, wahaEngineOf(core)),
 		evolution: core.gatewayEvents.upsertData(instance, message, core.baseUrl),
 	};
 }
@@ -124,11 +126,10 @@ export function injectInbound(
 			`Instance "${instance.name}" is ${instance.state}; set it to open first`,
 		);
 	}
-	const number =
-		typeof input.from === 'string'
-			? numberOfContactId(normaliseChatId(input.from) ?? '')
-			: undefined;
-	if (!number)
+	const from = typeof input.from === 'string' ? (normaliseChatId(input.from) ?? '') : '';
+	// A person: a phone number, or a LID (whose direct chat is the LID chat).
+	const person = isLid(from) ? from : numberOfContactId(from);
+	if (!person)
 		throw new SimulatorInputError(
 			400,
 			'from must be a contact: digits, <digits>@c.us or <digits>@s.messenger.net',
@@ -149,12 +150,17 @@ export function injectInbound(
 		throw new SimulatorInputError(404, `No message ${input.replyTo} to reply to`);
 
 	const fromMe = input.fromMe === true;
-	const contact = fromMe ? undefined : ensureContact(instance, number, input.pushName ?? '');
+	// LID people stay out of the address book: the gateway knows them by their LID only.
+	const contact = fromMe
+		? undefined
+		: isLid(person)
+			? ensureLidPerson(instance, person, input.pushName ?? '')
+			: ensureContact(instance, person, input.pushName ?? '');
 	const message: StoredMessage = {
 		shortId,
-		chatId: input.groupId ?? contactChatId(number),
+		chatId: input.groupId ?? (isLid(person) ? person : contactChatId(person)),
 		fromMe,
-		author: input.groupId && !fromMe ? number : undefined,
+		author: input.groupId && !fromMe ? person : undefined,
 		timestamp: input.timestamp ?? Math.floor(Date.now() / 1000),
 		content: inboundContent(instance, input, shortId),
 		source: 'app',
@@ -195,6 +201,19 @@ export function setConnectionState(
 		throw new SimulatorInputError(400, `state must be one of ${CONNECTION_STATES.join(', ')}`);
 	}
 	core.gatewayEvents.connection(sink, core.baseUrl, instance, state as ConnectionState);
+}
+
+/** Evolution 2.4.0's licence, activated or not (`setLicensed`, POST /__sim/license). */
+export function setLicence(core: Core, active: unknown): void {
+	if (typeof active !== 'boolean')
+		throw new SimulatorInputError(400, 'active must be true or false');
+	if (core.played.gateway !== 'evolution-v2' || core.played.evolutionVersion !== '2.4.0') {
+		throw new SimulatorInputError(
+			409,
+			'Only Evolution API 2.4.0 has a licence: start the evolution-v2 gateway with evolutionVersion 2.4.0',
+		);
+	}
+	core.licensed = active;
 }
 
 /** Checks a fault rule given over HTTP (or by a test) before it is queued. */

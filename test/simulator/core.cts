@@ -5,7 +5,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { EVOLUTION_V1_EVENTS, type GatewayEvents } from './events.cts';
 import { buildSeedState } from './seed.cts';
 import type { Instance, SimState } from './state.cts';
-import type { FaultRule, RecordedRequest } from './types.cts';
+import type {
+	EvolutionVersion,
+	FaultRule,
+	Gateway,
+	RecordedRequest,
+	WahaEngine,
+} from './types.cts';
 import {
 	EVOLUTION_V1_DELIVERY,
 	WebhookDispatcher,
@@ -13,6 +19,29 @@ import {
 	type EventSink,
 	type WebhookEvent,
 } from './webhooks.cts';
+
+/** What the simulator plays within its gateway: the release, the engine, how the server is set up. */
+export interface Played {
+	gateway: Gateway;
+	evolutionVersion: EvolutionVersion;
+	/** The licence state a fresh (or reset) simulator starts with. */
+	licensed: boolean;
+	wahaEngine: WahaEngine;
+	wahaStore: boolean;
+}
+
+export const DEFAULT_PLAYED: Played = {
+	gateway: 'spec',
+	evolutionVersion: '2.3.6',
+	licensed: true,
+	wahaEngine: 'NOWEB',
+	wahaStore: true,
+};
+
+/** The WAHA engine a simulator plays; none outside WAHA mode (the spec's session family is engine-less). */
+export function wahaEngineOf(core: Core): WahaEngine | undefined {
+	return core.played.gateway === 'waha' ? core.played.wahaEngine : undefined;
+}
 
 export class Core {
 	state: SimState = buildSeedState();
@@ -22,23 +51,28 @@ export class Core {
 	/** Aborted on stop, so pending latency and send delays end at once. */
 	readonly lifetime = new AbortController();
 	baseUrl = '';
+	/** Whether Evolution 2.4.0's licence is activated now (its gate answers 503 while it is not). */
+	licensed: boolean;
 
 	/** `gatewayEvents`: what the control API's happenings raise; `delivery`: how webhooks are posted (the gateway's). */
 	constructor(
 		readonly apiKey: string,
 		readonly gatewayEvents: GatewayEvents = EVOLUTION_V1_EVENTS,
 		delivery: DeliveryFlavour = EVOLUTION_V1_DELIVERY,
+		readonly played: Played = DEFAULT_PLAYED,
 	) {
 		this.webhooks = new WebhookDispatcher(() => this.baseUrl, delivery);
+		this.licensed = played.licensed;
 	}
 
 	instance(name: string): Instance | undefined {
 		return this.state.instances.get(name);
 	}
 
-	/** Back to the seed: state, request log, deliveries, faults and webhook configs. */
+	/** Back to the seed: state, request log, deliveries, faults, webhook configs and the licence. */
 	reset(): void {
 		this.state = buildSeedState();
+		this.licensed = this.played.licensed;
 		this.requests.length = 0;
 		this.faults.length = 0;
 		this.webhooks.reset();

@@ -1,9 +1,10 @@
 // The one place that chooses what the simulator plays. A gateway is its routes, the family each path
 // belongs to (which decides the words of its errors and of unknown routes), what the control API's
 // happenings raise, and how its webhooks are posted. Another gateway: its own files and an entry here.
-import type { Family, Route } from './core.cts';
+import type { Family, Played, Reply, RequestContext, Route } from './core.cts';
+import { licenceGate, licenceRoutes } from './evolution-licence.cts';
 import { EVOLUTION_V1_EVENTS, type GatewayEvents } from './events.cts';
-import { EVOLUTION_V2_DELIVERY, EVOLUTION_V2_EVENTS } from './evolution-v2-events.cts';
+import { EVOLUTION_V2_DELIVERY, evolutionV2Events } from './evolution-v2-events.cts';
 import { controlRoutes } from './routes/control.cts';
 import { evolutionV2Routes } from './routes/evolution-v2.cts';
 import { instanceAdminRoutes } from './routes/instance-admin.cts';
@@ -18,7 +19,7 @@ import { SEED } from './seed.cts';
 import { isControlPath, specFamilyOf } from './server.cts';
 import type { WireRewrite } from './server.cts';
 import type { Gateway } from './types.cts';
-import { WAHA_EVENTS_OF_HAPPENINGS, wahaDelivery } from './waha-events.cts';
+import { wahaDelivery, wahaEventsOf } from './waha-events.cts';
 import { EVOLUTION_V1_DELIVERY, type DeliveryFlavour } from './webhooks.cts';
 
 export interface Dialect {
@@ -30,6 +31,8 @@ export interface Dialect {
 	wire?: WireRewrite;
 	/** The header the gateway reads its key from, unless the options name one; `apikey` when not given. */
 	apiKeyHeader?: 'apikey' | 'x-api-key';
+	/** Answers a request before its route does (and before any key check), when the gateway refuses it outright. */
+	gate?(context: RequestContext): Reply | undefined;
 }
 
 /**
@@ -59,37 +62,51 @@ const SPEC: Dialect = {
 };
 
 /**
- * Evolution API 2.3.6: its routes only, every unknown path answered as Express does. The media
- * files (`/api/files/...`) stay: they stand in for WhatsApp's media servers the URLs point to.
+ * Evolution API 2.3.x / 2.4.0: its routes only, every unknown path answered as Express does. The
+ * media files (`/api/files/...`) stay: they stand in for WhatsApp's media servers the URLs point
+ * to. 2.4.0 adds its licence: the public /license routes and the gate in front of the rest.
  */
-const EVOLUTION_V2: Dialect = {
-	routes: [...evolutionV2Routes, fileRoute, ...controlRoutes],
-	familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'instance'),
-	events: EVOLUTION_V2_EVENTS,
-	delivery: { ...EVOLUTION_V2_DELIVERY, wire: WHATSAPP_JIDS },
-	wire: WHATSAPP_JIDS,
-};
+function evolutionV2(played: Played): Dialect {
+	const licensing = played.evolutionVersion === '2.4.0';
+	return {
+		routes: [
+			...evolutionV2Routes,
+			...(licensing ? licenceRoutes : []),
+			fileRoute,
+			...controlRoutes,
+		],
+		familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'instance'),
+		events: evolutionV2Events(played.evolutionVersion),
+		delivery: { ...EVOLUTION_V2_DELIVERY, wire: WHATSAPP_JIDS },
+		wire: WHATSAPP_JIDS,
+		gate: licensing ? licenceGate : undefined,
+	};
+}
 
 /**
  * WAHA 2026.x: its routes only (key in X-Api-Key), every unknown path answered as NestJS does, its
- * session webhooks and envelope, WhatsApp's JIDs where NOWEB writes JIDs (`_data`, group members). The media files (`/api/files/...`) are WAHA's own file route too.
+ * session webhooks and envelope, WhatsApp's JIDs where the engine writes JIDs (`_data`, group
+ * members). The media files (`/api/files/...`) are WAHA's own file route too.
  */
-const WAHA: Dialect = {
-	routes: [...wahaRoutes, fileRoute, ...controlRoutes],
-	familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'session'),
-	events: WAHA_EVENTS_OF_HAPPENINGS,
-	delivery: wahaDelivery(WHATSAPP_JIDS),
-	wire: WHATSAPP_JIDS,
-	apiKeyHeader: 'x-api-key',
-};
+function waha(played: Played): Dialect {
+	return {
+		routes: [...wahaRoutes, fileRoute, ...controlRoutes],
+		familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'session'),
+		events: wahaEventsOf(played.wahaEngine),
+		delivery: wahaDelivery(played.wahaEngine, WHATSAPP_JIDS),
+		wire: WHATSAPP_JIDS,
+		apiKeyHeader: 'x-api-key',
+	};
+}
 
 /** The seed as Evolution API v2 answers it (WhatsApp's JIDs), for tests that compare its answers. */
 export const EVOLUTION_V2_SEED: typeof SEED = JSON.parse(
 	WHATSAPP_JIDS.outgoing(JSON.stringify(SEED)),
 );
 
-export const DIALECTS: Record<Gateway, Dialect> = {
-	spec: SPEC,
-	'evolution-v2': EVOLUTION_V2,
-	waha: WAHA,
+/** The gateway the options ask for, playing the release or engine they name. */
+export const DIALECTS: Record<Gateway, (played: Played) => Dialect> = {
+	spec: () => SPEC,
+	'evolution-v2': evolutionV2,
+	waha,
 };

@@ -10,11 +10,13 @@ import {
 	type GatewayEvents,
 	type ParticipantsUpdate,
 } from './events.cts';
-import { isGroupId, newPairingCode, newQrPayload } from './ids.cts';
+import { isGroupId, isLid, newPairingCode, newQrPayload } from './ids.cts';
 import { qrCodeDataUri } from './png.cts';
 import { evolutionContent, evolutionKey, fileUrlOrNull } from './render.cts';
+import type { EvolutionVersion } from './types.cts';
 import {
 	ACK_STATUSES,
+	lidAddressOf,
 	type ChatButton,
 	type ConnectionState,
 	type Instance,
@@ -159,14 +161,49 @@ function v2Content(
 }
 
 /**
- * A stored message as 2.3.6's prepareMessage makes it: what sends answer, what SEND_MESSAGE and
- * MESSAGES_UPSERT deliver and findMessages returns. API sends have no push name ("Você").
+ * The key a release stores for a message. 2.3.0's Baileys fork names a LID's phone `senderPn`
+ * (direct chats only: it reads no phone for a LID group member); Baileys 7 (2.3.6 on) writes
+ * `remoteJidAlt` / `participantAlt` and `addressingMode`.
+ */
+export function storedKeyOf(
+	instance: Instance,
+	message: StoredMessage,
+	version: EvolutionVersion,
+): Json {
+	const key = evolutionKey(instance, message);
+	if (version !== '2.3.0') return key;
+	const { remoteJidAlt, participantAlt: _participantAlt, addressingMode: _mode, ...fork } = key;
+	const address = lidAddressOf(instance, message);
+	if (address && !address.inGroup && !message.fromMe && remoteJidAlt) fork.senderPn = remoteJidAlt;
+	return fork;
+}
+
+/**
+ * What a release's messages.upsert delivers of a stored key; nothing else is rewritten (send.message,
+ * messages.update, messages.delete, findMessages keep the stored key). For a direct chat reached
+ * through a LID whose phone is known: 2.3.7 overwrites `remoteJid` with the phone (both fields then
+ * hold it and the LID is gone); 2.4.0 swaps the two and says `addressingMode: 'pn'`.
+ */
+export function upsertKeyOf(key: Json, version: EvolutionVersion): Json {
+	const remoteJid = String(key.remoteJid);
+	if (!isLid(remoteJid) || typeof key.remoteJidAlt !== 'string') return key;
+	if (version === '2.3.7') return { ...key, remoteJid: key.remoteJidAlt };
+	if (version === '2.4.0')
+		return { ...key, remoteJid: key.remoteJidAlt, remoteJidAlt: remoteJid, addressingMode: 'pn' };
+	return key;
+}
+
+/**
+ * A stored message as prepareMessage makes it: what sends answer, what SEND_MESSAGE and
+ * MESSAGES_UPSERT deliver and findMessages returns, with the key the release stores. API sends have
+ * no push name ("Você").
  */
 export function v2MessageRaw(
 	instance: Instance,
 	message: StoredMessage,
 	baseUrl: string,
 	base64?: string,
+	version: EvolutionVersion = '2.3.6',
 ): Json {
 	const { messageType, message: content } = v2Content(instance, message, baseUrl);
 	const inner = Object.values(content)[0] as Json | undefined;
@@ -177,7 +214,7 @@ export function v2MessageRaw(
 		contextInfo = { ...directChatContext(message), ...contextInfo };
 	const stored = storedContent(content);
 	return {
-		key: evolutionKey(instance, message),
+		key: storedKeyOf(instance, message, version),
 		pushName: message.source === 'api' ? 'Você' : message.pushName,
 		status: statusOf(message),
 		message: base64 === undefined ? stored : { ...stored, base64 },
@@ -189,19 +226,34 @@ export function v2MessageRaw(
 	};
 }
 
-/**
- * 2.3.6 runs Baileys with emitOwnEvents off: a send through the API raises SEND_MESSAGE only; a
- * message from the network or typed on the phone raises MESSAGES_UPSERT. `base64` with the
- * webhook's base64 on, for media.
- */
-function emitMessage(
-	sink: EventSink,
-	baseUrl: string,
+/** The `data` of a release's messages.upsert: the stored message with the key as upsert rewrites it. */
+export function v2UpsertData(
 	instance: Instance,
 	message: StoredMessage,
-): void {
-	const data = v2MessageRaw(instance, message, baseUrl, webhookBase64(instance, message));
-	sink.emit(instance, message.source === 'api' ? 'SEND_MESSAGE' : 'MESSAGES_UPSERT', data);
+	baseUrl: string,
+	version: EvolutionVersion,
+	base64?: string,
+): Json {
+	const raw = v2MessageRaw(instance, message, baseUrl, base64, version);
+	return { ...raw, key: upsertKeyOf(raw.key as Json, version) };
+}
+
+/**
+ * Evolution runs Baileys with emitOwnEvents off: a send through the API raises SEND_MESSAGE only
+ * (its key as sent); a message from the network or typed on the phone raises MESSAGES_UPSERT.
+ * `base64` with the webhook's base64 on, for media.
+ */
+function messageEmitter(version: EvolutionVersion): GatewayEvents['message'] {
+	return (sink, baseUrl, instance, message) => {
+		const base64 = webhookBase64(instance, message);
+		if (message.source === 'api') {
+			const sent = v2MessageRaw(instance, message, baseUrl, base64, version);
+			sink.emit(instance, 'SEND_MESSAGE', sent);
+		} else {
+			const upsert = v2UpsertData(instance, message, baseUrl, version, base64);
+			sink.emit(instance, 'MESSAGES_UPSERT', upsert);
+		}
+	};
 }
 
 /** A new socket for an open instance (restart, a profile picture change): connecting, then open. */
@@ -296,12 +348,14 @@ function participantsV2(
 	update: ParticipantsUpdate,
 ): void {
 	const participantsData = update.participants.map((jid) => {
-		const number = jid.split('@')[0];
-		const member = instance.groups.get(update.id)?.participants.some((p) => p.number === number);
-		const contact = member ? instance.contacts.get(number) : undefined;
+		const person = isLid(jid) ? jid : jid.split('@')[0];
+		const member = instance.groups.get(update.id)?.participants.some((p) => p.number === person);
+		const contact = member ? instance.contacts.get(person) : undefined;
+		// A LID member's number is the phone the group's metadata gives for it, else the LID's digits.
+		const phone = isLid(jid) ? instance.lidPeople.get(jid)?.phone : undefined;
 		return {
 			jid,
-			phoneNumber: number,
+			phoneNumber: phone ?? jid.split('@')[0],
 			name: contact ? contact.pushName || contact.name || undefined : undefined,
 			imgUrl: contact ? fileUrlOrNull(baseUrl, instance, contact.pictureFile) : undefined,
 		};
@@ -309,15 +363,22 @@ function participantsV2(
 	sink.emit(instance, 'GROUP_PARTICIPANTS_UPDATE', { ...update, participantsData });
 }
 
-export const EVOLUTION_V2_EVENTS: GatewayEvents = {
-	message: emitMessage,
-	// A revoke from the network: MESSAGES_DELETE carries the revoked message's key, as in v1.
-	deletion: (sink, instance, message) =>
-		sink.emit(instance, 'MESSAGES_DELETE', evolutionKey(instance, message)),
-	connection: changeConnectionStateV2,
-	participants: participantsV2,
-	upsertData: (instance, message, baseUrl) => v2MessageRaw(instance, message, baseUrl),
-};
+/** What the control API's happenings raise in a release. */
+export function evolutionV2Events(version: EvolutionVersion): GatewayEvents {
+	return {
+		message: messageEmitter(version),
+		// A revoke from the network: MESSAGES_DELETE carries the revoked message's stored key,
+		// with `status: 'DELETED'` from 2.3.7 on.
+		deletion: (sink, instance, message) => {
+			const key = storedKeyOf(instance, message, version);
+			const status = version === '2.3.7' || version === '2.4.0' ? { status: 'DELETED' } : {};
+			sink.emit(instance, 'MESSAGES_DELETE', { ...key, ...status });
+		},
+		connection: changeConnectionStateV2,
+		participants: participantsV2,
+		upsertData: (instance, message, baseUrl) => v2UpsertData(instance, message, baseUrl, version),
+	};
+}
 
 /** The token jsonwebtoken's sign() makes for `jwt_key` (HS256, ten minutes). */
 function webhookJwt(secret: string): string {

@@ -5,6 +5,8 @@ export const CONTACT_CHAT_SUFFIX = '@c.us';
 export const CONTACT_JID_SUFFIX = '@s.messenger.net';
 export const GROUP_SUFFIX = '@g.us';
 export const CHANNEL_SUFFIX = '@newsletter';
+/** WhatsApp's Linked IDs: a person addressed without their phone number (`198765432101234@lid`). */
+export const LID_SUFFIX = '@lid';
 
 const SHORT_ID_LENGTH = 20;
 const PAIRING_ALPHABET = 'ABCDEFGHJKLMNPQRSTVWXYZ0123456789';
@@ -58,6 +60,33 @@ export function isGroupId(value: string): boolean {
 	return value.endsWith(GROUP_SUFFIX);
 }
 
+/** `<digits>@lid` without a device suffix. Bare LID digits are not a LID: the products read them as a phone number. */
+export function isLid(value: string): boolean {
+	return /^\d{5,20}@lid$/.test(value);
+}
+
+/** Drops a device suffix (`X:12@lid` → `X@lid`, `N:3@s.whatsapp.net` → `N@s.whatsapp.net`), as the products do. */
+export function withoutDevice(value: string): string {
+	return value.replace(/:\d+(?=@)/, '');
+}
+
+/**
+ * A person as messages and groups name them: a phone number's digits, or a LID (`X@lid`). These
+ * turn either into the instance family's JID and the session family's chat id.
+ */
+export function personJid(person: string): string {
+	return isLid(person) ? person : contactJid(person);
+}
+
+export function personChatId(person: string): string {
+	return isLid(person) ? person : contactChatId(person);
+}
+
+/** The person a contact JID, chat id or LID names: the phone's digits, or the LID itself. */
+export function personOf(jid: string): string {
+	return isLid(jid) ? jid : jid.split('@')[0];
+}
+
 /** The number part of `<digits>@c.us`, `<digits>@s.messenger.net` (or `@s.whatsapp.net`), else undefined. */
 export function numberOfContactId(value: string): string | undefined {
 	const match = /^(\d{5,20})@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/.exec(value);
@@ -72,7 +101,8 @@ export function chatIdToJid(chatId: string): string {
 
 /** Any accepted contact/group spelling to the session family's chat id; undefined when malformed. */
 export function normaliseChatId(value: string): string | undefined {
-	const trimmed = value.trim();
+	const trimmed = withoutDevice(value.trim());
+	if (isLid(trimmed)) return trimmed;
 	const number = numberOfContactId(trimmed);
 	if (number) return contactChatId(number);
 	if (/^\d{5,20}$/.test(trimmed)) return contactChatId(trimmed);
@@ -82,13 +112,16 @@ export function normaliseChatId(value: string): string | undefined {
 }
 
 /**
- * Evolution v1's createJid: strip spaces, `+`, `(`, `)`, anything after `:`/`@`, keep group and
- * full JIDs as they are, treat long ids as groups, else `<digits>@s.messenger.net`.
+ * Evolution's createJid: drop a device suffix, keep group, full and LID JIDs as they are, else
+ * strip spaces, `+`, `(`, `)`, anything after `:`/`@`, treat long ids as groups, else
+ * `<digits>@s.messenger.net`. Bare LID digits therefore become a (wrong) phone JID, as in Evolution.
  */
-export function createJid(number: string): string {
+export function createJid(given: string): string {
+	const number = given.replace(/:\d+/, '');
 	if (
 		number.includes(GROUP_SUFFIX) ||
 		number.includes(CONTACT_JID_SUFFIX) ||
+		number.includes(LID_SUFFIX) ||
 		number.includes('@broadcast')
 	) {
 		return number;

@@ -3,10 +3,11 @@ import {
 	injectDeletion,
 	injectInbound,
 	setConnectionState,
+	setLicence,
 	snapshotOf,
 	validFaultRule,
 } from './control.cts';
-import { Core } from './core.cts';
+import { Core, DEFAULT_PLAYED, type Played } from './core.cts';
 import { DIALECTS } from './dialects.cts';
 import { DEFAULT_API_KEY } from './seed.cts';
 import { SimulatorServer } from './server.cts';
@@ -15,18 +16,21 @@ import { webhooksOf, type WahaWebhook } from './waha-events.cts';
 import type {
 	AckInput,
 	DeletionInput,
+	EvolutionVersion,
 	FaultRule,
 	InboundMessageInput,
 	InstanceState,
 	MessageSnapshot,
 	RecordedRequest,
 	SimulatorOptions,
+	WahaEngine,
 	WebhookDelivery,
 } from './types.cts';
 
 export type {
 	AckInput,
 	DeletionInput,
+	EvolutionVersion,
 	FaultRule,
 	Gateway,
 	InboundMessageInput,
@@ -34,6 +38,7 @@ export type {
 	MessageSnapshot,
 	RecordedRequest,
 	SimulatorOptions,
+	WahaEngine,
 	WebhookDelivery,
 } from './types.cts';
 export type { WebhookConfig } from './state.cts';
@@ -43,6 +48,7 @@ export { webhookHmac } from './waha-events.cts';
 export { SEED, DEFAULT_API_KEY } from './seed.cts';
 export { EVOLUTION_V2_SEED } from './dialects.cts';
 export { WEBHOOK_EVENTS } from './webhooks.cts';
+export { LICENCE_INSTANCE_ID } from './evolution-licence.cts';
 
 export interface Simulator {
 	/** e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -74,6 +80,12 @@ export interface Simulator {
 	 */
 	injectAck(input: AckInput): void;
 	getInstanceState(instance: string): InstanceState | undefined;
+	/**
+	 * Evolution 2.4.0 (`evolution-v2` with `evolutionVersion: '2.4.0'`): activates (true) or
+	 * deactivates (false) the licence; while it is not active every business route answers 503
+	 * LICENSE_REQUIRED. Throws for any other gateway or release. reset() restores the `licensed` option.
+	 */
+	setLicensed(active: boolean): void;
 	/** Requests to paths containing `pathPart` (and of `method`, when given). */
 	requestsTo(pathPart: string, method?: string): RecordedRequest[];
 	clearLogs(): void;
@@ -81,16 +93,60 @@ export interface Simulator {
 
 const DEFAULT_DELIVERY_WAIT_MS = 5000;
 
+const EVOLUTION_VERSIONS: EvolutionVersion[] = ['2.3.0', '2.3.6', '2.3.7', '2.4.0'];
+const WAHA_ENGINES: WahaEngine[] = ['NOWEB', 'GOWS', 'WEBJS'];
+
+/**
+ * The release or engine the options ask for. Options of another gateway are refused rather than
+ * ignored, so a test cannot believe it plays something it does not.
+ */
+function playedOf(options: SimulatorOptions): Played {
+	const gateway = options.gateway ?? 'spec';
+	const given = (name: keyof SimulatorOptions) => options[name] !== undefined;
+	for (const name of ['evolutionVersion', 'licensed'] as const) {
+		if (given(name) && gateway !== 'evolution-v2')
+			throw new Error(`${name} applies to the evolution-v2 gateway, not "${gateway}"`);
+	}
+	for (const name of ['wahaEngine', 'wahaStore'] as const) {
+		if (given(name) && gateway !== 'waha')
+			throw new Error(`${name} applies to the waha gateway, not "${gateway}"`);
+	}
+	const played: Played = {
+		gateway,
+		evolutionVersion: options.evolutionVersion ?? DEFAULT_PLAYED.evolutionVersion,
+		licensed: options.licensed ?? DEFAULT_PLAYED.licensed,
+		wahaEngine: options.wahaEngine ?? DEFAULT_PLAYED.wahaEngine,
+		wahaStore: options.wahaStore ?? DEFAULT_PLAYED.wahaStore,
+	};
+	if (!EVOLUTION_VERSIONS.includes(played.evolutionVersion))
+		throw new Error(`evolutionVersion must be one of ${EVOLUTION_VERSIONS.join(', ')}`);
+	if (!WAHA_ENGINES.includes(played.wahaEngine))
+		throw new Error(`wahaEngine must be one of ${WAHA_ENGINES.join(', ')}`);
+	if (!played.licensed && played.evolutionVersion !== '2.4.0')
+		throw new Error(
+			'licensed: false needs evolutionVersion 2.4.0 (earlier releases have no licence)',
+		);
+	return played;
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-	const dialect = DIALECTS[options.gateway ?? 'spec'];
-	if (!dialect) throw new Error(`Unknown gateway "${options.gateway}"`);
-	const core = new Core(options.apiKey ?? DEFAULT_API_KEY, dialect.events, dialect.delivery);
+	const makeDialect = DIALECTS[options.gateway ?? 'spec'];
+	if (!makeDialect) throw new Error(`Unknown gateway "${options.gateway}"`);
+	const played = playedOf(options);
+	const dialect = makeDialect(played);
+	const core = new Core(
+		options.apiKey ?? DEFAULT_API_KEY,
+		dialect.events,
+		dialect.delivery,
+		played,
+	);
 	const server = new SimulatorServer(
 		core,
 		dialect.routes,
 		options.apiKeyHeader ?? dialect.apiKeyHeader,
 		dialect.familyOf,
 		dialect.wire,
+		dialect.gate,
 	);
 	core.baseUrl = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
 	let stopped: Promise<void> | undefined;
@@ -145,6 +201,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 			core.gatewayEvents.ack?.(core.webhooks, instance, message);
 		},
 		getInstanceState: (instance) => core.instance(instance)?.state,
+		setLicensed: (active) => setLicence(core, active),
 		requestsTo: (pathPart, method) =>
 			core.requests.filter(
 				(request) =>

@@ -1,13 +1,15 @@
 // Renders stored messages in each family's format: WAHA's WAMessage and Baileys/Evolution's WebMessageInfo.
-import { chatIdToJid, contactJid, fullMessageId, isGroupId } from './ids.cts';
+import { chatIdToJid, contactJid, fullMessageId, isGroupId, isLid, personJid } from './ids.cts';
 import {
 	ACK_NAMES,
+	lidAddressOf,
 	ownerChatId,
 	senderChatId,
 	type Instance,
 	type MessageContent,
 	type StoredMessage,
 } from './state.cts';
+import type { WahaEngine } from './types.cts';
 
 export function fileUrl(baseUrl: string, instance: Instance, file: string): string {
 	return `${baseUrl}/api/files/${encodeURIComponent(instance.name)}/${encodeURIComponent(file)}`;
@@ -42,17 +44,24 @@ export function messageBody(content: MessageContent): string {
 	}
 }
 
+/**
+ * Baileys' message key. A message that came through a LID carries what Baileys 7 adds (Evolution
+ * 2.3.6, WAHA NOWEB): the phone the gateway knows as `remoteJidAlt` (direct) or `participantAlt`
+ * (group), and `addressingMode: 'lid'`; without a known phone, no Alt field at all.
+ */
 export function evolutionKey(instance: Instance, message: StoredMessage): Record<string, unknown> {
-	const key: Record<string, unknown> = {
-		remoteJid: chatIdToJid(message.chatId),
-		fromMe: message.fromMe,
-		id: message.shortId,
-	};
+	const address = lidAddressOf(instance, message);
+	const key: Record<string, unknown> = { remoteJid: chatIdToJid(message.chatId) };
+	if (address?.phone && !address.inGroup) key.remoteJidAlt = contactJid(address.phone);
+	key.fromMe = message.fromMe;
+	key.id = message.shortId;
 	if (isGroupId(message.chatId)) {
 		key.participant = message.fromMe
 			? contactJid(instance.ownerNumber)
-			: contactJid(message.author ?? '');
+			: personJid(message.author ?? '');
+		if (address?.phone && address.inGroup) key.participantAlt = contactJid(address.phone);
 	}
+	if (address) key.addressingMode = 'lid';
 	return key;
 }
 
@@ -70,7 +79,7 @@ function contextInfo(
 			info.quotedMessage = evolutionContent(instance, quoted, baseUrl, false).message;
 		}
 	}
-	if (message.mentions?.length) info.mentionedJid = message.mentions.map(contactJid);
+	if (message.mentions?.length) info.mentionedJid = message.mentions.map(personJid);
 	return Object.keys(info).length > 0 ? info : undefined;
 }
 
@@ -261,12 +270,103 @@ export function evolutionSendResult(
 	};
 }
 
-/** WAHA's WAMessage (spec §2.2). */
+/** The device the simulator's other parties write from, in the raw JIDs of GOWS (whatsmeow keeps it). */
+const PEER_DEVICE = 12;
+
+function onDevice(jid: string): string {
+	return jid.replace('@', `:${PEER_DEVICE}@`);
+}
+
+/**
+ * GOWS's `_data`: whatsmeow's message `{Info, Message}`. `Sender` keeps the writer's device;
+ * `SenderAlt` (their phone, on the same device) or, for the account's own messages, `RecipientAlt`
+ * carry the phone of a LID when the gateway knows it; without one, neither field is there.
+ */
+function gowsData(
+	instance: Instance,
+	message: StoredMessage,
+	content: Record<string, unknown>,
+): Record<string, unknown> {
+	const inGroup = isGroupId(message.chatId);
+	const address = lidAddressOf(instance, message);
+	const lidChat = isLid(message.chatId) || (inGroup && isLid(message.author ?? ''));
+	// The account writes as its LID in a LID chat, else as its phone; others from their device.
+	const own =
+		isLid(message.chatId) && instance.lid ? instance.lid : contactJid(instance.ownerNumber);
+	const writer = inGroup ? personJid(message.author ?? '') : chatIdToJid(message.chatId);
+	const info: Record<string, unknown> = {
+		ID: message.shortId,
+		Chat: chatIdToJid(message.chatId),
+		Sender: message.fromMe ? own : onDevice(writer),
+	};
+	if (address?.phone && !message.fromMe) info.SenderAlt = onDevice(contactJid(address.phone));
+	if (address?.phone && message.fromMe) info.RecipientAlt = contactJid(address.phone);
+	Object.assign(info, {
+		IsFromMe: message.fromMe,
+		IsGroup: inGroup,
+		AddressingMode: lidChat ? 'lid' : 'pn',
+		PushName: message.pushName,
+		// Go's time.Time in JSON: RFC 3339, no fraction for whole seconds.
+		Timestamp: new Date(message.timestamp * 1000).toISOString().replace('.000Z', 'Z'),
+	});
+	return { Info: info, Message: content };
+}
+
+/** WhatsApp Web's message `type` of a content. */
+function webjsType(content: MessageContent): string {
+	if (content.type !== 'media') {
+		const types: Record<string, string> = {
+			location: 'location',
+			vcard: 'vcard',
+			poll: 'poll_creation',
+			list: 'list',
+		};
+		return types[content.type] ?? 'chat';
+	}
+	if (content.mediaType === 'audioMessage') return content.ptt ? 'ptt' : 'audio';
+	const types: Record<string, string> = {
+		documentMessage: 'document',
+		videoMessage: 'video',
+		stickerMessage: 'sticker',
+	};
+	return types[content.mediaType] ?? 'image';
+}
+
+/** WEBJS's `_data`: WhatsApp Web's message model, which names people only as WA Web does (no phone for a LID). */
+function webjsData(
+	message: StoredMessage,
+	result: Record<string, unknown>,
+): Record<string, unknown> {
+	const data: Record<string, unknown> = {
+		id: {
+			fromMe: message.fromMe,
+			remote: message.chatId,
+			id: message.shortId,
+			_serialized: result.id,
+		},
+		body: result.body,
+		type: webjsType(message.content),
+		t: message.timestamp,
+		notifyName: message.pushName,
+		from: result.from,
+		to: result.to,
+	};
+	if (result.author) data.author = result.author;
+	return data;
+}
+
+/**
+ * WAHA's WAMessage (spec §2.2). `engine` (WAHA mode) shapes it as that engine does: NOWEB (and the
+ * spec, with no engine) `_data` is Baileys' message; GOWS names the chat in `from` (`to` and
+ * `participant` are the writer in groups, null otherwise) and `_data` is whatsmeow's; WEBJS's
+ * `_data` is WhatsApp Web's.
+ */
 export function wahaMessage(
 	instance: Instance,
 	message: StoredMessage,
 	baseUrl: string,
 	downloadMedia = true,
+	engine?: WahaEngine,
 ): Record<string, unknown> {
 	const content = message.content;
 	const inGroup = isGroupId(message.chatId);
@@ -307,12 +407,25 @@ export function wahaMessage(
 	}
 	if (content.type === 'vcard')
 		result.vCards = content.cards ? content.cards.map((card) => card.vcard) : [content.vcard];
-	result._data = {
-		key: evolutionKey(instance, message),
-		message: evolutionContent(instance, message, baseUrl).message,
-		messageTimestamp: message.timestamp,
-		pushName: message.pushName,
-	};
+	const rawContent = evolutionContent(instance, message, baseUrl).message;
+	if (engine === 'GOWS') {
+		const writer = senderChatId(instance, message);
+		Object.assign(result, {
+			from: message.chatId,
+			to: inGroup ? writer : null,
+			participant: inGroup ? writer : null,
+		});
+		result._data = gowsData(instance, message, rawContent);
+	} else if (engine === 'WEBJS') {
+		result._data = webjsData(message, result);
+	} else {
+		result._data = {
+			key: evolutionKey(instance, message),
+			message: rawContent,
+			messageTimestamp: message.timestamp,
+			pushName: message.pushName,
+		};
+	}
 	if (message.quotedId) {
 		const quoted = instance.messages.get(message.quotedId);
 		result.replyTo = quoted

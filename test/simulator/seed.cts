@@ -79,6 +79,8 @@ export const SEED = deepFreeze({
 			ownerJid: contactJid('5511987650000'),
 			profileName: 'Acme Sales',
 			profileStatus: 'Sales desk, weekdays 9am to 6pm',
+			/** The account's own LID: WAHA's `me.lid`. */
+			lid: '100000000000001@lid',
 		},
 		/** Waiting for a QR scan or pairing code (`connecting` / SCAN_QR_CODE); no data yet. */
 		pairing: {
@@ -108,6 +110,16 @@ export const SEED = deepFreeze({
 	},
 	channels: {
 		updates: { id: '120363150000000001@newsletter', name: 'Acme Updates' },
+	},
+	/**
+	 * People WhatsApp addresses by LID. Not in the address book, any group or any count above; both
+	 * are on the network (sends to their LID or their number succeed).
+	 */
+	lidPeople: {
+		/** The gateway knows her phone: deliveries carry it where the product does, lookups answer it. */
+		dora: { lid: '198765432101234@lid', number: '5511987650005', name: 'Dora' },
+		/** The gateway does not know his phone: deliveries carry only the LID, lookups answer null. */
+		eli: { lid: '176543210987654@lid', number: '5511987650006', name: 'Eli' },
 	},
 	messages: {
 		/** Alice: "Hi! Is order #1042 ready for pickup?" */
@@ -154,6 +166,7 @@ export function emptyInstance(
 		pairingCode: null,
 		webhook: null,
 		contacts: new Map(),
+		lidPeople: new Map(),
 		groups: new Map(),
 		channels: new Map(),
 		chats: new Map(),
@@ -205,6 +218,12 @@ function seedContacts(instance: Instance): void {
 	instance.files.set(`avatar-${alice.number}.png`, avatar(COLOURS.alice));
 	instance.files.set(`avatar-${bakery.number}.png`, avatar(COLOURS.bakery));
 	instance.files.set(`avatar-${carla.number}.png`, avatar(COLOURS.carla));
+}
+
+function seedLidPeople(instance: Instance): void {
+	const { dora, eli } = SEED.lidPeople;
+	instance.lidPeople.set(dora.lid, { lid: dora.lid, phone: dora.number, pushName: dora.name });
+	instance.lidPeople.set(eli.lid, { lid: eli.lid, phone: null, pushName: eli.name });
 }
 
 function pick(seed: { number: string; name: string; pushName: string }) {
@@ -391,9 +410,11 @@ export function buildSeedState(): SimState {
 	});
 	connected.wuid = connectedSeed.ownerJid;
 	connected.profileStatus = connectedSeed.profileStatus;
+	connected.lid = connectedSeed.lid;
 	connected.profilePictureFile = 'profile-picture.png';
 	connected.files.set('profile-picture.png', avatar(COLOURS.owner));
 	seedContacts(connected);
+	seedLidPeople(connected);
 	seedGroups(connected);
 	seedChannels(connected);
 	seedMessages(connected);

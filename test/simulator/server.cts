@@ -207,6 +207,8 @@ export class SimulatorServer {
 		private readonly familyOf: (rawPath: string) => Family = specFamilyOf,
 		/** The gateway's way of writing identifiers, where it is not the spec's. */
 		private readonly wire?: WireRewrite,
+		/** What the gateway answers before any route (Evolution 2.4.0's licence gate). */
+		private readonly gate?: (context: RequestContext) => Reply | undefined,
 	) {
 		this.server = http.createServer((request, response) => {
 			this.handle(request, response).catch((error: unknown) => {
@@ -342,6 +344,8 @@ export class SimulatorServer {
 					? evolutionError.invalidJson(jsonError)
 					: nestError.of(400, jsonError);
 			}
+			const refused = family === 'control' ? undefined : this.gate?.(context);
+			if (refused) return refused;
 			const match = matchRoute(this.routes, context.method, context.rawPath);
 			if (!match) return this.unknownRoute(context, family);
 			context.params = match.params;

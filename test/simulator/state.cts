@@ -4,9 +4,11 @@ import {
 	contactChatId,
 	contactJid,
 	isGroupId,
+	isLid,
 	newRecordId,
 	numberOfContactId,
 	parseMessageId,
+	personChatId,
 } from './ids.cts';
 
 export type ConnectionState = 'open' | 'close' | 'connecting';
@@ -45,7 +47,18 @@ export interface Contact {
 	business?: BusinessProfile;
 }
 
+/**
+ * Someone WhatsApp addresses by a LID. `phone` is the number the gateway has learnt for the LID
+ * (deliveries carry it where the product does; lookups answer it), null when it does not know it.
+ */
+export interface LidPerson {
+	lid: string;
+	phone: string | null;
+	pushName: string;
+}
+
 export interface GroupParticipant {
+	/** The member's phone digits, or their LID (`X@lid`). */
 	number: string;
 	admin: 'superadmin' | 'admin' | null;
 }
@@ -155,10 +168,10 @@ export interface StatusRecord {
 
 export interface StoredMessage {
 	shortId: string;
-	/** Session-family chat id: `<digits>@c.us` or `<id>@g.us`. */
+	/** Session-family chat id: `<digits>@c.us`, `<digits>@lid` or `<id>@g.us`. */
 	chatId: string;
 	fromMe: boolean;
-	/** Number of the group member who wrote it (groups only, messages not from me). */
+	/** Who wrote it in a group (messages not from me): their phone digits, or their LID (`X@lid`). */
 	author?: string;
 	/** Seconds since the epoch. */
 	timestamp: number;
@@ -202,6 +215,10 @@ export interface Instance {
 	qrCount?: number;
 	webhook: WebhookConfig | null;
 	contacts: Map<string, Contact>;
+	/** People addressed by LID, by their LID; kept apart from the address book (`contacts`). */
+	lidPeople: Map<string, LidPerson>;
+	/** The account's own LID, once WhatsApp has given it one. */
+	lid?: string;
 	groups: Map<string, Group>;
 	channels: Map<string, Channel>;
 	chats: Map<string, ChatMeta>;
@@ -250,6 +267,8 @@ export function ownerJid(instance: Instance): string {
 
 /** Seed contacts, the owner and every number starting with REGISTERED_NUMBER_PREFIX are on the network. */
 export function isRegistered(instance: Instance, number: string): boolean {
+	// WhatsApp hands out LIDs to registered accounts only; the products take any LID as valid.
+	if (isLid(number)) return true;
 	if (number === instance.ownerNumber || instance.contacts.has(number)) return true;
 	return number.startsWith(REGISTERED_NUMBER_PREFIX) && number.length >= 10 && number.length <= 15;
 }
@@ -275,6 +294,7 @@ export function ensureContact(instance: Instance, number: string, pushName = '')
 
 export function chatDisplayName(instance: Instance, chatId: string): string | null {
 	if (isGroupId(chatId)) return instance.groups.get(chatId)?.subject ?? null;
+	if (isLid(chatId)) return instance.lidPeople.get(chatId)?.pushName || null;
 	const number = numberOfContactId(chatId);
 	const contact = number ? instance.contacts.get(number) : undefined;
 	return contact ? contact.name || contact.pushName || null : null;
@@ -316,5 +336,35 @@ export function messagesOfChat(instance: Instance, chatId: string): StoredMessag
 /** Which party wrote a message, as a session-family chat id. */
 export function senderChatId(instance: Instance, message: StoredMessage): string {
 	if (message.fromMe) return ownerChatId(instance);
-	return message.author ? contactChatId(message.author) : message.chatId;
+	return message.author ? personChatId(message.author) : message.chatId;
+}
+
+/** A message that reached the account through a LID: the LID, and the phone the gateway knows for it. */
+export interface LidAddress {
+	lid: string;
+	phone: string | null;
+	inGroup: boolean;
+}
+
+/**
+ * How WhatsApp addressed a message that came over the network (received, or typed on the owner's
+ * phone): through a LID when its direct chat is a LID, or its group author is one. API sends carry
+ * only the JID they were sent to, so they have none.
+ */
+export function lidAddressOf(instance: Instance, message: StoredMessage): LidAddress | undefined {
+	if (message.source !== 'app') return undefined;
+	const inGroup = isGroupId(message.chatId);
+	const lid = inGroup ? (message.fromMe ? undefined : message.author) : message.chatId;
+	if (!lid || !isLid(lid)) return undefined;
+	return { lid, phone: instance.lidPeople.get(lid)?.phone ?? null, inGroup };
+}
+
+/** The LID person a LID names, made known (with no phone) the first time someone uses it. */
+export function ensureLidPerson(instance: Instance, lid: string, pushName = ''): LidPerson {
+	let person = instance.lidPeople.get(lid);
+	if (!person) {
+		person = { lid, phone: null, pushName };
+		instance.lidPeople.set(lid, person);
+	}
+	return person;
 }

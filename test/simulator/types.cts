@@ -7,6 +7,12 @@
  */
 export type Gateway = 'spec' | 'evolution-v2' | 'waha';
 
+/** The Evolution API release the `evolution-v2` gateway plays (what changes between them: see the README). */
+export type EvolutionVersion = '2.3.0' | '2.3.6' | '2.3.7' | '2.4.0';
+
+/** The WAHA engine the `waha` gateway plays: it decides the shape of `_data` and of `from`/`to`. */
+export type WahaEngine = 'NOWEB' | 'GOWS' | 'WEBJS';
+
 export interface SimulatorOptions {
 	/** 0 (the default) picks a free port. */
 	port?: number;
@@ -21,6 +27,17 @@ export interface SimulatorOptions {
 	apiKeyHeader?: 'apikey' | 'x-api-key';
 	/** The gateway it plays; defaults to `spec`. Seed data and the control API are the same for every gateway. */
 	gateway?: Gateway;
+	/** `evolution-v2` only: the release played; defaults to `2.3.6`. */
+	evolutionVersion?: EvolutionVersion;
+	/**
+	 * `evolution-v2` 2.4.0 only: whether the instance's licence is activated; defaults to true. When
+	 * false, every business route answers 503 LICENSE_REQUIRED until it is activated (`setLicensed`).
+	 */
+	licensed?: boolean;
+	/** `waha` only: the engine played; defaults to `NOWEB`. */
+	wahaEngine?: WahaEngine;
+	/** `waha` NOWEB only: whether the session runs NOWEB's store; defaults to true. Without it the LID routes answer 400. */
+	wahaStore?: boolean;
 }
 
 export interface RecordedRequest {
@@ -81,7 +98,10 @@ export type InstanceState = 'open' | 'close' | 'connecting';
 export interface InboundMessageInput {
 	/** Defaults to the connected seed instance. */
 	instance?: string;
-	/** The contact who wrote (digits, `<digits>@c.us` or `<digits>@s.messenger.net`). With `fromMe`, the contact written to. */
+	/**
+	 * The contact who wrote (digits, `<digits>@c.us`, `<digits>@s.messenger.net`, or a LID
+	 * `<digits>@lid`, whose direct chat is then the LID chat). With `fromMe`, the contact written to.
+	 */
 	from: string;
 	/** Deliver into this group (`<id>@g.us`) instead of the 1:1 chat with `from`. */
 	groupId?: string;

@@ -4,8 +4,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 import { enterConnectionState, type GatewayEvents, type ParticipantsUpdate } from './events.cts';
-import { contactChatId, fullMessageId } from './ids.cts';
+import { fullMessageId, personChatId, personOf } from './ids.cts';
 import { evolutionUpsertData, wahaMessage } from './render.cts';
+import type { WahaEngine } from './types.cts';
 import {
 	ACK_NAMES,
 	ownerChatId,
@@ -24,18 +25,20 @@ import {
 } from './webhooks.cts';
 
 export const WAHA_VERSION = '2026.7.1';
-/** The engine the simulator plays (its messages, ids and errors are NOWEB's). */
-export const WAHA_ENGINE = 'NOWEB';
+/** The engine played unless the options name another (ids and errors are NOWEB's for every engine). */
+export const DEFAULT_WAHA_ENGINE: WahaEngine = 'NOWEB';
 
 /** GET /api/server/version, and the `environment` of every delivery (WAHAEnvironment). */
-export const WAHA_ENVIRONMENT = {
-	version: WAHA_VERSION,
-	engine: WAHA_ENGINE,
-	tier: 'CORE',
-	browser: '/usr/bin/chromium',
-	platform: 'linux/x64',
-	worker: { id: null },
-};
+export function wahaEnvironment(engine: WahaEngine = DEFAULT_WAHA_ENGINE) {
+	return {
+		version: WAHA_VERSION,
+		engine,
+		tier: 'CORE',
+		browser: '/usr/bin/chromium',
+		platform: 'linux/x64',
+		worker: { id: null },
+	};
+}
 
 export type WahaStatus = 'STOPPED' | 'STARTING' | 'SCAN_QR_CODE' | 'WORKING' | 'FAILED';
 
@@ -97,10 +100,13 @@ const CONNECTION_OF: Record<WahaStatus, ConnectionState> = {
 	WORKING: 'open',
 };
 
-/** MeInfo while the session is logged in; WAHA leaves `me` out otherwise. */
-export function meInfo(instance: Instance): { id: string; pushName: string } | undefined {
+/** MeInfo while the session is logged in (with the account's LID once it has one); WAHA leaves `me` out otherwise. */
+export function meInfo(
+	instance: Instance,
+): { id: string; pushName: string; lid?: string } | undefined {
 	if (wahaSession(instance).status !== 'WORKING') return undefined;
-	return { id: ownerChatId(instance), pushName: instance.profileName };
+	const me = { id: ownerChatId(instance), pushName: instance.profileName };
+	return instance.lid ? { ...me, lid: instance.lid } : me;
 }
 
 /** Moves a session to a status and announces it with `session.status`. */
@@ -130,36 +136,36 @@ export function startWahaSession(sink: EventSink, instance: Instance): void {
 	);
 }
 
-/** A message as WAHA's events carry it: WAMessage with its `source` and the deprecated `mediaUrl`. */
+/**
+ * A message as WAHA's events carry it, shaped as `engine` does: WAMessage with its `source` and the
+ * deprecated `mediaUrl`.
+ */
 export function wahaEventMessage(
 	instance: Instance,
 	message: StoredMessage,
 	baseUrl: string,
+	engine: WahaEngine = DEFAULT_WAHA_ENGINE,
 ): Record<string, unknown> {
-	const rendered = wahaMessage(instance, message, baseUrl);
+	const rendered = wahaMessage(instance, message, baseUrl, true, engine);
 	const media = rendered.media as { url?: string } | null | undefined;
 	return { ...rendered, mediaUrl: media?.url ?? null };
 }
 
 /** `message` for what others write, `message.any` for every message, own ones included. */
-function emitMessage(
-	sink: EventSink,
-	baseUrl: string,
-	instance: Instance,
-	message: StoredMessage,
-): void {
-	const payload = wahaEventMessage(instance, message, baseUrl);
-	if (!message.fromMe) sink.emit(instance, 'message', payload);
-	sink.emit(instance, 'message.any', payload);
+function messageEmitter(engine: WahaEngine): GatewayEvents['message'] {
+	return (sink, baseUrl, instance, message) => {
+		const payload = wahaEventMessage(instance, message, baseUrl, engine);
+		if (!message.fromMe) sink.emit(instance, 'message', payload);
+		sink.emit(instance, 'message.any', payload);
+	};
 }
 
 /** `message.revoked`: the message as it was, and its short id. */
 export function emitRevoked(
 	sink: EventSink,
-	baseUrl: string,
 	instance: Instance,
 	message: StoredMessage,
-	before: Record<string, unknown> = wahaEventMessage(instance, message, baseUrl),
+	before: Record<string, unknown>,
 ): void {
 	sink.emit(instance, 'message.revoked', { before, revokedMessageId: message.shortId });
 }
@@ -178,7 +184,10 @@ export function emitAck(sink: EventSink, instance: Instance, message: StoredMess
 	});
 }
 
-/** `message.reaction`: who reacted (the account here) with what, to which message. */
+/**
+ * `message.reaction`: who reacted (the account here) with what, to which message. No engine puts
+ * `_data` on it, so a reaction in a LID chat never carries the phone (WAHA issue #2010).
+ */
 export function emitReaction(
 	sink: EventSink,
 	instance: Instance,
@@ -223,8 +232,8 @@ function emitParticipants(
 		timestamp: Math.floor(Date.now() / 1000),
 		group: { id: update.id },
 		participants: update.participants.map((jid) => {
-			const number = jid.split('@')[0];
-			return { id: contactChatId(number), role: role(number) };
+			const person = personOf(jid);
+			return { id: personChatId(person), role: role(person) };
 		}),
 		_data: update,
 	});
@@ -253,15 +262,18 @@ function connectionChange(
 	changeWahaStatus(sink, instance, status);
 }
 
-export const WAHA_EVENTS_OF_HAPPENINGS: GatewayEvents = {
-	message: emitMessage,
-	deletion: (sink, instance, message, baseUrl = '') =>
-		emitRevoked(sink, baseUrl, instance, message),
-	connection: connectionChange,
-	participants: emitParticipants,
-	ack: emitAck,
-	upsertData: (instance, message, baseUrl) => evolutionUpsertData(instance, message, baseUrl),
-};
+/** What the control API's happenings raise in WAHA, messages shaped as `engine` does. */
+export function wahaEventsOf(engine: WahaEngine): GatewayEvents {
+	return {
+		message: messageEmitter(engine),
+		deletion: (sink, instance, message, baseUrl = '') =>
+			emitRevoked(sink, instance, message, wahaEventMessage(instance, message, baseUrl, engine)),
+		connection: connectionChange,
+		participants: emitParticipants,
+		ack: emitAck,
+		upsertData: (instance, message, baseUrl) => evolutionUpsertData(instance, message, baseUrl),
+	};
+}
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -304,6 +316,7 @@ function prepareDeliveries(
 	instance: Instance,
 	event: WebhookEvent,
 	data: unknown,
+	engine: WahaEngine,
 	wire?: { outgoing(json: string): string },
 ): PreparedDelivery[] {
 	if (!(WAHA_EVENTS as readonly string[]).includes(event)) return [];
@@ -324,8 +337,8 @@ function prepareDeliveries(
 		metadata: isObject(metadata) ? metadata : undefined,
 		me: meInfo(instance),
 		payload: data,
-		engine: WAHA_ENGINE,
-		environment: WAHA_ENVIRONMENT,
+		engine,
+		environment: wahaEnvironment(engine),
 	};
 	// Identifiers as WAHA writes them, before anything is signed.
 	const json = JSON.stringify(envelope);
@@ -350,11 +363,14 @@ function prepareDeliveries(
 	});
 }
 
-/** WAHA's deliveries, with identifiers written as `wire` writes them (WhatsApp's JIDs). */
-export function wahaDelivery(wire?: { outgoing(json: string): string }): DeliveryFlavour {
+/** WAHA's deliveries from `engine`, with identifiers written as `wire` writes them (WhatsApp's JIDs). */
+export function wahaDelivery(
+	engine: WahaEngine,
+	wire?: { outgoing(json: string): string },
+): DeliveryFlavour {
 	return {
 		postsTo: (url) => /^https?:\/\//.test(url),
 		headers: () => ({}),
-		prepare: (instance, event, data) => prepareDeliveries(instance, event, data, wire),
+		prepare: (instance, event, data) => prepareDeliveries(instance, event, data, engine, wire),
 	};
 }

@@ -769,7 +769,7 @@ describe('waha gateway (WAHA 2026.x)', () => {
 				event: 'message',
 				session: SESSION,
 				metadata: { 'user.id': '42' },
-				me: { id: ME, pushName: 'Acme Sales' },
+				me: { id: ME, pushName: 'Acme Sales', lid: SEED.instances.connected.lid },
 				payload: expect.objectContaining({
 					id: inbound.id,
 					from: alice.chatId,

@@ -185,6 +185,67 @@ describe('gatewayApiRequest: retries', () => {
 		expect(result.error?.description).toMatch(/temporarily unavailable/);
 	});
 
+	// Evolution API 2.4.0's licence gate (src/licensing/runtime.ts): an operator's task, not a busy gateway.
+	const licenceBody = (registerUrl: unknown) => ({
+		error: 'service not activated',
+		code: 'LICENSE_REQUIRED',
+		register_url: registerUrl,
+		instance_id: 'b7e3c1d2-0000-4000-8000-000000000001',
+		docs_url: 'https://docs.evolutionfoundation.com.br/licensing',
+		message: `This Evolution API instance is not activated. Open ${String(registerUrl)} to activate, or set AUTHENTICATION_API_KEY in your .env with a valid licensing key.`,
+	});
+	it.each([
+		[
+			'names the activation page it gave',
+			'https://evo.example.com/manager/login',
+			/open https:\/\/evo\.example\.com\/manager\/login \(the Evolution manager\)/,
+		],
+		[
+			'points at /manager when it names no page',
+			null,
+			/open the Evolution manager \(\/manager on the server's address\)/,
+		],
+		[
+			'never shows what is not a web address',
+			'javascript:alert(1)',
+			/open the Evolution manager \(\/manager on the server's address\)/,
+		],
+	])(
+		'fails at once on 503 LICENSE_REQUIRED, saying to activate the Evolution API server, and %s',
+		async (_name, registerUrl, where) => {
+			server.respondWith(
+				{ status: 503, body: licenceBody(registerUrl) },
+				{ body: { never: 'reached' } },
+			);
+
+			const result = await probe({ path: '/message/sendText/demo', method: 'POST' });
+
+			expect(server.requests).toHaveLength(1);
+			expect(result.status).toBe('error');
+			expect(result.error?.message).toBe(
+				'Gateway error 503: the Evolution API server is not activated (LICENSE_REQUIRED)',
+			);
+			expect(result.error?.httpCode).toBe('503');
+			expect(result.error?.description).toMatch(/^Activate your Evolution API server: /);
+			expect(result.error?.description).toMatch(where);
+			expect(result.error?.description).toMatch(/AUTHENTICATION_API_KEY/);
+		},
+	);
+
+	it('still retries a 503 whose body only mentions LICENSE_REQUIRED in its words', async () => {
+		const busy = {
+			status: 503,
+			headers: { 'retry-after': '0' },
+			body: { message: 'Upstream busy; not a LICENSE_REQUIRED answer' },
+		};
+		server.respondWith(busy, { body: { done: true } });
+
+		const result = await probe({ path: '/api/contacts' });
+
+		expect(result.status).toBe('success');
+		expect(server.requests).toHaveLength(2);
+	});
+
 	it('does not retry other errors such as 500', async () => {
 		server.respondWith({
 			status: 500,

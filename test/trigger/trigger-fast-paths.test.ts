@@ -215,7 +215,12 @@ describe('the envelope check finds the API keys on the way', () => {
 });
 
 describe('an item without a file needs no promise', () => {
-	const output: DeliveryOutput = { simplify: true, qrCodeAsBinary: true, includeMedia: true };
+	const output: DeliveryOutput = {
+		simplify: true,
+		qrCodeAsBinary: true,
+		includeMedia: true,
+		lookUpPhoneNumbers: false,
+	};
 	const stored = { data: 'stored', mimeType: 'text/plain' };
 	const context = {
 		helpers: { prepareBinaryData: jest.fn(async () => await Promise.resolve(stored)) },
@@ -242,9 +247,13 @@ describe('an item without a file needs no promise', () => {
 			'event',
 			'session',
 			'chatId',
+			'phone',
+			'lid',
 			'messageId',
 			'fromMe',
 			'sender',
+			'senderPhone',
+			'senderLid',
 			'pushName',
 			'text',
 			'messageType',

@@ -171,9 +171,13 @@ describe('deliveries', () => {
 			event: 'MESSAGES_UPSERT',
 			session: SESSION,
 			chatId: ALICE.chatId,
+			phone: ALICE.number,
+			lid: null,
 			messageId: `false_${ALICE.chatId}_${message.shortId}`,
 			fromMe: false,
 			sender: ALICE.chatId,
+			senderPhone: ALICE.number,
+			senderLid: null,
 			pushName: ALICE.pushName,
 			text: 'Is my order ready?',
 			messageType: 'conversation',
@@ -296,6 +300,8 @@ describe('deliveries', () => {
 				chatId: ALICE.chatId,
 				text: 'Hello',
 				sender: SEED.instances.connected.ownerChatId,
+				phone: ALICE.number,
+				senderPhone: SEED.instances.connected.ownerNumber,
 			}),
 		);
 	});
@@ -379,6 +385,10 @@ describe('deliveries', () => {
 				chatId: SEED.groups.hikers.id,
 				isGroup: true,
 				sender: SEED.contacts.carla.chatId,
+				phone: null,
+				lid: null,
+				senderPhone: SEED.contacts.carla.number,
+				senderLid: null,
 				text: 'hikers',
 				messageId: expect.stringMatching(
 					new RegExp(`^false_${SEED.groups.hikers.id}_[A-Z0-9]{20}_${SEED.contacts.carla.chatId}$`),

@@ -89,7 +89,7 @@ export const simultaneousChatsOption: INodeProperties = {
 };
 
 const CHAT_ID_PATTERN =
-	'^\\s*(\\+?[\\d\\s().-]{8,22}|\\d+@(c\\.us|s\\.messenger\\.net|s\\.whatsapp\\.net)|\\d+(-\\d+)?@g\\.us|\\d+@newsletter)\\s*$';
+	'^\\s*(\\+?[\\d\\s().-]{8,22}|\\d+(:\\d+)?@(c\\.us|s\\.messenger\\.net|s\\.whatsapp\\.net|lid)|\\d+(-\\d+)?@g\\.us|\\d+@newsletter)\\s*$';
 const GROUP_ID_PATTERN = '^\\s*\\d+(-\\d+)?@g\\.us\\s*$';
 
 interface PickerOptions {
@@ -150,7 +150,7 @@ export function chatLocator(
 		placeholder: 'e.g. +55 11 99999-9999 or 120363012345678901@g.us',
 		pattern: CHAT_ID_PATTERN,
 		errorMessage:
-			'Enter a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a group ID (…@g.us) or a channel ID (…@newsletter)',
+			'Enter a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a LID (…@lid), a group ID (…@g.us) or a channel ID (…@newsletter)',
 	});
 }
 
@@ -159,7 +159,7 @@ export function sendTargetField(purpose: string): INodeProperties {
 	return chatLocator(
 		'chatId',
 		'Chat',
-		`The contact or group to ${purpose}: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)`,
+		`The contact or group to ${purpose}: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a LID (…@lid) or a group ID (…@g.us)`,
 	);
 }
 
@@ -177,7 +177,7 @@ export function contactLocator(
 		placeholder: 'e.g. +55 11 99999-9999',
 		pattern: CHAT_ID_PATTERN,
 		errorMessage:
-			'Enter a phone number with country code, a chat ID (…@c.us) or a JID (…@s.messenger.net)',
+			'Enter a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a LID (…@lid)',
 	});
 }
 

@@ -46,7 +46,7 @@ export const instanceApiHistory: ChatHistory = {
 		return expectList
 			.call(this, answer, undefined, itemIndex)
 			.slice(offset)
-			.map(burstMessageFromEvolution);
+			.map((record) => burstMessageFromEvolution(record, chatId));
 	},
 	async mediaFile(session, message, itemIndex) {
 		return await mediaFileOf.call(this, session, message.shortId, itemIndex);

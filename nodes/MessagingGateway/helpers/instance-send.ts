@@ -9,6 +9,7 @@ import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { parseFullMessageId, toChatId, toNumber } from '../../shared/identifiers';
 import type { GatewayName, InstanceRequest } from '../../shared/gateways';
 import { evolutionV2Request } from '../../shared/gateways/evolution-v2/requests';
+import { checkLidSupport } from '../../shared/gateways/evolution-v2/versions';
 import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
 import { textFrom } from './fields';
 import { chatIdToJid, delayAndPresence, fullIdFromKey, responseObject } from './message';
@@ -48,10 +49,23 @@ export function readSendOptions(
 	return sendOptions;
 }
 
-/** How each gateway other than the Messaging Gateway API takes an instance-family request. */
+/**
+ * How each gateway other than the Messaging Gateway API takes an instance-family request, and
+ * what it refuses before sending (what its version cannot do with a LID).
+ */
 const INSTANCE_REQUESTS: Partial<
-	Record<GatewayName, (request: InstanceRequest) => InstanceRequest>
-> = { evolutionV2: evolutionV2Request };
+	Record<
+		GatewayName,
+		{
+			translate: (request: InstanceRequest) => InstanceRequest;
+			check: (
+				this: IExecuteFunctions,
+				request: InstanceRequest,
+				itemIndex: number,
+			) => Promise<void>;
+		}
+	>
+> = { evolutionV2: { translate: evolutionV2Request, check: checkLidSupport } };
 
 /**
  * Sends a request to an instance-family route (`/<family>/<action>/<session>`) as the
@@ -63,8 +77,9 @@ export async function instanceRequest(
 	session: string,
 	itemIndex: number,
 ): Promise<unknown> {
-	const translate = INSTANCE_REQUESTS[await selectedGateway.call(this)];
-	const sent = translate ? translate(request) : request;
+	const gateway = INSTANCE_REQUESTS[await selectedGateway.call(this)];
+	const sent = gateway ? gateway.translate(request) : request;
+	if (gateway) await gateway.check.call(this, sent, itemIndex);
 	const [family, action] = sent.route.split('/');
 	return await gatewayApiRequest.call(
 		this,

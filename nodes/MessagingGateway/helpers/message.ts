@@ -5,7 +5,14 @@ import type { RequestBodyStyle } from '../../shared/transport';
 import { responseOr } from './responses';
 
 import type { ChatReference } from '../../shared/identifiers';
-import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../shared/identifiers';
+import {
+	CHAT_KINDS,
+	classifyChat,
+	parseChat,
+	parseFullMessageId,
+	toChatId,
+	toJid,
+} from '../../shared/identifiers';
 import { fieldError, integerFrom, textFrom } from './fields';
 import { isBlank, quoteValue } from '../../shared/values';
 import { rememberedParameter } from '../../shared/parameters';
@@ -21,7 +28,7 @@ export function readChat(
 		name === 'chatId'
 			? rememberedParameter.call(this, name, itemIndex)
 			: this.getNodeParameter(name, itemIndex, undefined, { extractValue: true });
-	return parseChat.call(this, raw, displayName, itemIndex, ['contact', 'group']);
+	return parseChat.call(this, raw, displayName, itemIndex, CHAT_KINDS);
 }
 
 /** A chat ID taken from a message ID (…@c.us, …@s.messenger.net, …@g.us, …@lid) as a JID. */
@@ -30,10 +37,13 @@ export function chatIdToJid(chatId: string): string {
 	return reference ? toJid(reference) : chatId;
 }
 
-/** A JID from an instance-family key (…@s.messenger.net) as the session family's chat ID (…@c.us). */
+/**
+ * A JID from an instance-family key (…@s.messenger.net) as the session family's chat ID (…@c.us);
+ * a LID stays a LID (a device suffix dropped), anything else is kept as it is.
+ */
 export function jidToChatId(jid: string): string {
-	const contact = /^(\d+)@(s\.messenger\.net|s\.whatsapp\.net|c\.us)$/.exec(jid);
-	return contact ? `${contact[1]}@c.us` : jid;
+	const reference = classifyChat(jid);
+	return reference ? toChatId(reference) : jid;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { splitList } from '../../shared/lists';
-import { classifyChat } from '../../shared/identifiers';
+import { classifyChat, toNumber } from '../../shared/identifiers';
+import type { ChatKind } from '../../shared/identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
 import { describeValue } from '../../shared/values';
 import { fieldError } from './fields';
@@ -27,21 +28,24 @@ export function listedNumbers(raw: unknown): unknown[] {
 export interface ListedNumber {
 	/** The entry as the user gave it (trimmed). */
 	given: string;
-	/** Its digits with country code, as instance-family bodies take them. */
+	/** Its digits with country code (or a LID, where the field takes one), as instance-family bodies take them. */
 	number: string;
 }
 
 /**
- * The phone numbers of a list field (see `listedNumbers`), each once, in the order given. An entry
- * that is not a phone number with country code (chat IDs and JIDs of contacts count) is refused
- * before any request, naming the field and its position.
+ * The phone numbers of a list field (see `listedNumbers`), each once, in the order given; with
+ * `takesLids`, LIDs too (a field whose gateway takes a person by their LID). An entry that is
+ * neither (chat IDs and JIDs of contacts count as numbers) is refused before any request, naming
+ * the field and its position.
  */
 export function readPhoneNumbers(
 	this: IExecuteFunctions,
 	raw: unknown,
 	displayName: string,
 	itemIndex: number,
+	takesLids = false,
 ): ListedNumber[] {
+	const accepted: readonly ChatKind[] = takesLids ? ['contact', 'lid'] : ['contact'];
 	const seen = new Map<string, ListedNumber>();
 	listedNumbers(raw).forEach((entry, index, all) => {
 		const reference = classifyChat(entry);
@@ -49,17 +53,20 @@ export function readPhoneNumbers(
 			typeof entry === 'string' || typeof entry === 'number'
 				? String(entry)
 				: JSON.stringify(entry ?? null);
-		if (reference?.kind !== 'contact') {
+		if (!reference || !accepted.includes(reference.kind)) {
 			const position = all.length > 1 ? ` (entry ${index + 1})` : '';
+			const shapes = takesLids
+				? 'a phone number with country code, e.g. +55 11 99999-9999, or a LID, e.g. 123456789012345@lid'
+				: 'a phone number with country code, e.g. +55 11 99999-9999';
 			throw fieldError.call(
 				this,
 				itemIndex,
-				`${displayName}${position} must be a phone number with country code, e.g. +55 11 99999-9999 (got "${shown}")`,
+				`${displayName}${position} must be ${shapes} (got "${shown}")`,
 				'Give each number with its country code, and separate several with commas, e.g. +55 11 99999-9999, +55 21 98888-7777.',
 			);
 		}
-		if (!seen.has(reference.value))
-			seen.set(reference.value, { given: shown, number: reference.value });
+		const number = toNumber(reference);
+		if (!seen.has(number)) seen.set(number, { given: shown, number });
 	});
 	return [...seen.values()];
 }

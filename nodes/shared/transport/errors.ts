@@ -45,6 +45,37 @@ export function hintForStatus(statusCode: number): string {
 	}
 }
 
+/**
+ * Evolution API 2.4.0 answers every business route `503 {code: 'LICENSE_REQUIRED', register_url,
+ * message, …}` until its operator activates the server: not a busy gateway, so never retried.
+ * The activation page it names, or undefined when the answer is no such thing.
+ */
+export function licenceRequired(
+	statusCode: number,
+	body: Buffer | string,
+): { registerUrl?: string } | undefined {
+	if (statusCode !== 503) return undefined;
+	const text = body.toString();
+	// Most 503s are busy gateways with other bodies: look inside only when the code is there.
+	if (!text.includes('LICENSE_REQUIRED')) return undefined;
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (!isObject(parsed) || parsed.code !== 'LICENSE_REQUIRED') return undefined;
+		const url = parsed.register_url;
+		return typeof url === 'string' && /^https?:\/\/\S+$/.test(url) ? { registerUrl: url } : {};
+	} catch {
+		return undefined;
+	}
+}
+
+/** What to do about an Evolution API server that is not activated (see licenceRequired). */
+export function licenceHint(registerUrl: string | undefined): string {
+	const where = registerUrl
+		? `open ${registerUrl} (the Evolution manager) and follow its licence steps`
+		: "open the Evolution manager (/manager on the server's address) and follow its licence steps";
+	return `Activate your Evolution API server: ${where}, or set AUTHENTICATION_API_KEY in the server's .env to a valid licensing key and restart it. Evolution API 2.4.0 refuses every call with 503 LICENSE_REQUIRED until then; the request was not sent again, as waiting does not help.`;
+}
+
 export function reasonPhrase(statusCode: number): string {
 	return REASON_PHRASES[statusCode] ?? (statusCode >= 500 ? 'Server Error' : 'Client Error');
 }

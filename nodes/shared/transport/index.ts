@@ -17,6 +17,8 @@ import {
 	errorBodyForDetails,
 	extractGatewayMessage,
 	hintForStatus,
+	licenceHint,
+	licenceRequired,
 	networkFailureOf,
 	redactSecret,
 } from './errors';
@@ -574,6 +576,13 @@ function statusError(
 	const { statusCode } = answer;
 	const body = answer.body.toString('utf8');
 	if (plan.target === 'Gateway') {
+		const licence = licenceRequired(statusCode, body);
+		if (licence) {
+			return gatewayError.call(this, body, statusCode, gateway, plan.itemIndex, {
+				words: 'the Evolution API server is not activated (LICENSE_REQUIRED)',
+				description: redactSecret(licenceHint(licence.registerUrl), gateway.secrets),
+			});
+		}
 		const words = redactSecret(extractGatewayMessage(body, statusCode), gateway.secrets);
 		// Express and NestJS answer a route they do not have with "Cannot <METHOD> <path>".
 		const missingRoute = /\bCannot (GET|POST|PUT|PATCH|DELETE) (\/[^\s"'<]*)/.exec(words);
@@ -629,7 +638,9 @@ async function fetchWithRetries(
 		const failed = isFailure(answer);
 		if (!failed && answer.statusCode >= 200 && answer.statusCode < 300) return answer;
 		const repeat = !failed
-			? repeatAfterStatus(answer.statusCode)
+			? licenceRequired(answer.statusCode, answer.body)
+				? 'no'
+				: repeatAfterStatus(answer.statusCode)
 			: answer.kind === 'network'
 				? repeatAfterFailure(networkFailureOf(answer.original))
 				: 'no';

@@ -1,5 +1,11 @@
 // /__sim/ control API: no apikey, never recorded in the request log, answers `{error}` on bad input.
-import { injectDeletion, injectInbound, setConnectionState, validFaultRule } from '../control.cts';
+import {
+	injectDeletion,
+	injectInbound,
+	setConnectionState,
+	setLicence,
+	validFaultRule,
+} from '../control.cts';
 import type { RequestContext, Route } from '../core.cts';
 import { SimulatorInputError } from '../errors.cts';
 import { SEED } from '../seed.cts';
@@ -62,6 +68,13 @@ function state(context: RequestContext) {
 	return { status: 200, body: { instance: body.instance, state: body.state } };
 }
 
+/** Evolution 2.4.0: `{active: true}` activates the licence, `{active: false}` deactivates it. */
+function licence(context: RequestContext) {
+	const body = bodyObject(context.body);
+	setLicence(context.core, body.active);
+	return { status: 200, body: { active: body.active } };
+}
+
 /** `?method=POST&path=/message/` narrows the log (path is a substring of the raw path). */
 function requests(context: RequestContext) {
 	const method = queryText(context, 'method')?.toUpperCase();
@@ -117,6 +130,7 @@ export const controlRoutes: Route[] = [
 	{ method: 'POST', pattern: '/__sim/inbound', family: 'control', handler: inbound },
 	{ method: 'POST', pattern: '/__sim/deletion', family: 'control', handler: deletion },
 	{ method: 'POST', pattern: '/__sim/state', family: 'control', handler: state },
+	{ method: 'POST', pattern: '/__sim/license', family: 'control', handler: licence },
 	{ method: 'GET', pattern: '/__sim/requests', family: 'control', handler: requests },
 	{ method: 'DELETE', pattern: '/__sim/requests', family: 'control', handler: clearRequests },
 	{ method: 'GET', pattern: '/__sim/deliveries', family: 'control', handler: deliveries },

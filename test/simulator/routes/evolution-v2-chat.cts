@@ -4,7 +4,14 @@
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError, HttpError } from '../errors.cts';
 import { messageRecordId, reconnectV2, v2MessageRaw } from '../evolution-v2-events.cts';
-import { chatIdToJid, contactJid, createJid, isGroupId, numberOfContactId } from '../ids.cts';
+import {
+	chatIdToJid,
+	contactJid,
+	createJid,
+	isGroupId,
+	numberOfContactId,
+	personJid,
+} from '../ids.cts';
 import { decodeBase64Payload, extensionFor } from '../media.cts';
 import { fileUrlOrNull } from '../render.cts';
 import {
@@ -15,6 +22,7 @@ import {
 	type Instance,
 	type StoredMessage,
 } from '../state.cts';
+import type { EvolutionVersion } from '../types.cts';
 import { isObject, type JsonObject } from '../validation.cts';
 import {
 	bodyOf,
@@ -49,7 +57,8 @@ function whatsappNumbers(context: RequestContext) {
 		const numbers = bodyOf(context).numbers;
 		// `data.numbers.forEach` on a body without numbers: a TypeError, which JSON writes as {}.
 		if (!Array.isArray(numbers)) return { status: 400, body: {} };
-		return { status: 200, body: whatsappNumberV2(instance, numbers.map(String)) };
+		const version = context.core.played.evolutionVersion;
+		return { status: 200, body: whatsappNumberV2(instance, numbers.map(String), version) };
 	} catch (error) {
 		if (!(error instanceof HttpError) || !isObject(error.body)) throw error;
 		const { status, error: reason, response } = error.body as JsonObject;
@@ -71,11 +80,15 @@ const CONNECTION_CLOSED_BOOM = {
 	},
 };
 
-/** markMessageAsRead: v2's `readMessages` keys; a closed socket is "Read messages fail" (500). */
+/**
+ * markMessageAsRead: v2's `readMessages` keys; a closed socket is "Read messages fail" (500). 2.3.x
+ * drop LID keys silently (users must be phone JIDs) and still answer success; 2.4.0 reads them.
+ */
 function markMessageAsRead(context: RequestContext, instance: Instance) {
 	refuseUnlessOpen(instance, (reason) => evolutionError.of(500, ['Read messages fail', reason]));
 	const keys = bodyOf(context).readMessages;
-	readMessages(instance, Array.isArray(keys) ? keys.filter(isObject) : []);
+	const lids = context.core.played.evolutionVersion === '2.4.0';
+	readMessages(instance, Array.isArray(keys) ? keys.filter(isObject) : [], { lids });
 	return { status: 201, body: { message: 'Read messages', read: 'success' } };
 }
 
@@ -124,7 +137,8 @@ function deleteMessageForEveryone(context: RequestContext, instance: Instance) {
 		evolutionError.of(500, ['Error while deleting message for everyone', reason]),
 	);
 	const revoke = revokeForEveryone(instance, body, (message) => {
-		const row = v2MessageRaw(instance, message, context.core.baseUrl);
+		const version = context.core.played.evolutionVersion;
+		const row = v2MessageRaw(instance, message, context.core.baseUrl, undefined, version);
 		context.events.emit(instance, 'MESSAGES_DELETE', {
 			id: messageRecordId(instance, message),
 			instanceId: instance.instanceId,
@@ -183,7 +197,7 @@ function fetchProfilePictureUrl(context: RequestContext, instance: Instance) {
 function fetchProfile(context: RequestContext, instance: Instance) {
 	const number = bodyOf(context).number;
 	const jid = typeof number === 'string' && number ? createJid(number) : instance.wuid;
-	const [check] = whatsappNumberV2(instance, [String(jid)]);
+	const [check] = whatsappNumberV2(instance, [String(jid)], context.core.played.evolutionVersion);
 	if (!check.exists) throw evolutionError.badRequest(check);
 	const digits = check.jid.split('@')[0];
 	const business = instance.contacts.get(digits)?.business;
@@ -259,31 +273,49 @@ const whereOf = (body: JsonObject) => (isObject(body.where) ? body.where : {});
 
 /**
  * fetchContacts: the Contact rows, filtered by `where.remoteJid` only (`where.id`, which the schema
- * allows, filters nothing), paged only when `offset` is given.
+ * allows, filters nothing), paged only when `offset` is given. Someone addressed by LID has a row
+ * under their LID (exactly: a device suffix finds nothing), which only a search by it shows here, so
+ * the address book's counts stay the seed's.
  */
 function findContacts(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
 	const remoteJid = remoteJidFilter(whereOf(body));
-	const rows = [...instance.contacts.values()]
-		.map((contact) => ({
-			id: `cmc${contact.number}`,
-			remoteJid: contactJid(contact.number),
-			pushName: storedPushName(contact),
-			profilePicUrl: fileUrlOrNull(context.core.baseUrl, instance, contact.pictureFile),
-			createdAt: SEED_ROW_DATE,
-			updatedAt: SEED_ROW_DATE,
-			instanceId: instance.instanceId,
-			isGroup: false,
-			isSaved: true,
-			type: 'contact',
-		}))
-		.filter((row) => remoteJid === undefined || row.remoteJid === remoteJid);
+	const row = (id: string, jid: string, pushName: string, picture?: string) => ({
+		id: `cmc${id}`,
+		remoteJid: jid,
+		pushName,
+		profilePicUrl: fileUrlOrNull(context.core.baseUrl, instance, picture),
+		createdAt: SEED_ROW_DATE,
+		updatedAt: SEED_ROW_DATE,
+		instanceId: instance.instanceId,
+		isGroup: false,
+		isSaved: true,
+		type: 'contact',
+	});
+	const lidPerson = remoteJid === undefined ? undefined : instance.lidPeople.get(remoteJid);
+	const rows = lidPerson
+		? [row(lidPerson.lid.split('@')[0], lidPerson.lid, lidPerson.pushName)]
+		: [...instance.contacts.values()]
+				.map((contact) =>
+					row(
+						contact.number,
+						contactJid(contact.number),
+						storedPushName(contact),
+						contact.pictureFile,
+					),
+				)
+				.filter((contactRow) => remoteJid === undefined || contactRow.remoteJid === remoteJid);
 	return { status: 200, body: paged(rows, body, undefined).rows };
 }
 
-/** A Message row as the database searches select it. */
-function messageRecord(instance: Instance, message: StoredMessage, baseUrl: string) {
-	const raw = v2MessageRaw(instance, message, baseUrl);
+/** A Message row as the database searches select it (the key as the release stores it). */
+function messageRecord(
+	instance: Instance,
+	message: StoredMessage,
+	baseUrl: string,
+	version: EvolutionVersion,
+) {
+	const raw = v2MessageRaw(instance, message, baseUrl, undefined, version);
 	return {
 		id: messageRecordId(instance, message),
 		key: raw.key,
@@ -307,25 +339,47 @@ function timestampSpan(where: JsonObject): [number, number] | undefined {
 }
 
 /**
- * fetchMessages: `where.key.{id, fromMe (only when true), remoteJid, participant}`, `where.id`,
- * `where.messageType`, `where.source`, `where.messageTimestamp`; newest first, 50 a page.
+ * How a release's fetchMessages reads `where.key.remoteJid` and `where.key.remoteJidAlt` (Prisma
+ * leaves out the members of AND/OR that are not given): 2.3.0 matches `remoteJid` only; 2.3.6 wants
+ * `remoteJid` AND either of them; 2.3.7 and 2.4.0 want either.
+ */
+function chatFilter(version: EvolutionVersion, key: JsonObject) {
+	const remoteJid = typeof key.remoteJid === 'string' && key.remoteJid ? key.remoteJid : undefined;
+	const alt =
+		typeof key.remoteJidAlt === 'string' && key.remoteJidAlt ? key.remoteJidAlt : undefined;
+	return (recordKey: JsonObject): boolean => {
+		if (version === '2.3.0') return !remoteJid || recordKey.remoteJid === remoteJid;
+		const either =
+			(!remoteJid && !alt) ||
+			(remoteJid !== undefined && recordKey.remoteJid === remoteJid) ||
+			(alt !== undefined && recordKey.remoteJidAlt === alt);
+		if (version === '2.3.6') return (!remoteJid || recordKey.remoteJid === remoteJid) && either;
+		return either;
+	};
+}
+
+/**
+ * fetchMessages: `where.key.{id, fromMe (only when true), remoteJid, remoteJidAlt, participant}`,
+ * `where.id`, `where.messageType`, `where.source`, `where.messageTimestamp`; newest first, 50 a page.
  */
 function findMessages(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
 	const where = whereOf(body);
 	const key = isObject(where.key) ? where.key : {};
 	const span = timestampSpan(where);
+	const version = context.core.played.evolutionVersion;
+	const inChat = chatFilter(version, key);
 	// Newest first; within one second, the later stored first (as a backward index scan gives them).
 	const records = [...instance.messages.values()]
 		.reverse()
 		.filter((message) => !message.revoked)
-		.map((message) => messageRecord(instance, message, context.core.baseUrl))
+		.map((message) => messageRecord(instance, message, context.core.baseUrl, version))
 		.filter((record) => {
 			const recordKey = record.key as JsonObject;
 			return (
 				(!key.id || recordKey.id === key.id) &&
 				(!key.fromMe || recordKey.fromMe === key.fromMe) &&
-				(!key.remoteJid || recordKey.remoteJid === key.remoteJid) &&
+				inChat(recordKey) &&
 				(!key.participant || recordKey.participant === key.participant) &&
 				(where.id === undefined || record.id === where.id) &&
 				(where.messageType === undefined || record.messageType === where.messageType) &&
@@ -387,7 +441,8 @@ function findChats(context: RequestContext, instance: Instance) {
 		)
 		.map(({ chat, messages }) => {
 			const last = messages[messages.length - 1];
-			const record = messageRecord(instance, last, context.core.baseUrl);
+			const version = context.core.played.evolutionVersion;
+			const record = messageRecord(instance, last, context.core.baseUrl, version);
 			const contact = isGroupId(chat.id) ? undefined : instance.contacts.get(chat.id.split('@')[0]);
 			const windowStart = new Date(messages[0].timestamp * 1000);
 			const { MessageUpdate: _updates, ...lastMessage } = record;
@@ -406,7 +461,7 @@ function findChats(context: RequestContext, instance: Instance) {
 					participant: null,
 					message: cleanedMessage(lastMessage.message as JsonObject),
 					sessionId: null,
-					status: v2MessageRaw(instance, last, context.core.baseUrl).status,
+					status: v2MessageRaw(instance, last, context.core.baseUrl, undefined, version).status,
 				},
 				unreadCount: chat.unreadCount,
 				isSaved: Boolean(contact),
@@ -431,7 +486,7 @@ function findStatusMessage(context: RequestContext, instance: Instance) {
 			keyId: message.shortId,
 			remoteJid: chatIdToJid(message.chatId),
 			fromMe: message.fromMe,
-			participant: isGroupId(message.chatId) && message.author ? contactJid(message.author) : null,
+			participant: isGroupId(message.chatId) && message.author ? personJid(message.author) : null,
 			pollUpdates: null,
 			status: record.status,
 			messageId: messageRecordId(instance, message),

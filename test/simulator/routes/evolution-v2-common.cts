@@ -5,8 +5,9 @@ import type { Handler, RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { storeOutgoingMessage } from '../events.cts';
 import { v2MessageRaw } from '../evolution-v2-events.cts';
-import { contactChatId, createJid, digitsOf, isGroupId } from '../ids.cts';
+import { contactChatId, createJid, digitsOf, isGroupId, isLid, personOf } from '../ids.cts';
 import { findMessage, type Instance, type MessageContent } from '../state.cts';
+import type { EvolutionVersion } from '../types.cts';
 import { isObject, type JsonObject } from '../validation.cts';
 import { EVOLUTION_V2, checkEvolutionV2 } from '../../compatibility/evolution-v2.cts';
 import type { SentRequest, Verdict } from '../../compatibility/verdicts.cts';
@@ -96,19 +97,37 @@ export function bodyOf(context: RequestContext): JsonObject {
 	return isObject(context.body) ? context.body : {};
 }
 
-/** OnWhatsAppDto: `{jid, exists, number, name?}`. */
+/** OnWhatsAppDto: `{jid, exists, number, name?, lid?}`. */
 interface OnWhatsApp {
 	jid: string;
 	exists: boolean;
 	number: string;
 	name?: string;
+	lid?: string;
 }
 
 /**
- * 2.3.6's whatsappNumber: broadcasts, then groups (a group it cannot read is `exists: false`, where v1
- * crashed), then users checked on the network as v1 does. The users' check needs the socket.
+ * The `lid` of OnWhatsAppDto. A LID asked for is valid without asking the network, flagged with the
+ * string `'lid'` (2.3.0: its domain, which is the same word). Only 2.3.0's Baileys fork asks the
+ * network for a phone's LID too (USync), which answers it when the gateway knows the pair.
  */
-export function whatsappNumberV2(instance: Instance, numbers: string[]): OnWhatsApp[] {
+function lidField(instance: Instance, jid: string, version: EvolutionVersion): string | undefined {
+	if (isLid(jid)) return 'lid';
+	if (version !== '2.3.0') return undefined;
+	const phone = personOf(jid);
+	return [...instance.lidPeople.values()].find((person) => person.phone === phone)?.lid;
+}
+
+/**
+ * whatsappNumber: broadcasts, then groups (a group it cannot read is `exists: false`, where v1
+ * crashed), then users checked on the network as v1 does, LIDs valid as they are (2.3.0 lists them
+ * after the phones). The users' check needs the socket.
+ */
+export function whatsappNumberV2(
+	instance: Instance,
+	numbers: string[],
+	version: EvolutionVersion = '2.3.6',
+): OnWhatsApp[] {
 	const { broadcasts, groups, users } = sortNumbers(numbers);
 	const found = groups.map(({ jid, number }) => {
 		const group = instance.state === 'open' ? instance.groups.get(jid) : undefined;
@@ -117,13 +136,19 @@ export function whatsappNumberV2(instance: Instance, numbers: string[]): OnWhats
 			: { jid, exists: false, number };
 	});
 	if (users.length > 0) requireConnected(instance);
-	const checked = checkUsers(instance, users).map(({ exists, jid, name, number }) => ({
-		jid,
-		exists,
-		number,
-		...(name ? { name } : {}),
-	}));
-	return [...broadcasts, ...found, ...checked];
+	const checked = checkUsers(instance, users).map(({ exists, jid, number, ...rest }) => {
+		const name = 'name' in rest ? rest.name : undefined;
+		const lid = exists ? lidField(instance, jid, version) : undefined;
+		return { jid, exists, number, ...(name ? { name } : {}), ...(lid ? { lid } : {}) };
+	});
+	const lidsLast =
+		version === '2.3.0'
+			? [
+					...checked.filter((user) => !isLid(user.jid)),
+					...checked.filter((user) => isLid(user.jid)),
+				]
+			: checked;
+	return [...broadcasts, ...found, ...lidsLast];
 }
 
 /** What a send asks besides its content (2.3.6's Metadata DTO). */
@@ -158,7 +183,8 @@ export async function sendV2(
 	buildContent: () => MessageContent,
 ) {
 	requireConnected(instance);
-	const [recipient] = whatsappNumberV2(instance, [String(number)]);
+	const version = context.core.played.evolutionVersion;
+	const [recipient] = whatsappNumberV2(instance, [String(number)], version);
 	if (!recipient.exists && !isGroupId(recipient.jid)) throw evolutionError.badRequest(recipient);
 	await applySendDelay(context, metadata.delay);
 	const group = isGroupId(recipient.jid) ? instance.groups.get(recipient.jid) : undefined;
@@ -174,11 +200,19 @@ export async function sendV2(
 				? metadata.mentioned.map((mention) => digitsOf(createJid(String(mention))))
 				: undefined
 		: undefined;
-	const chatId = group ? group.id : contactChatId(recipient.jid.split('@')[0]);
+	// A LID is its own chat: the message is stored (and answered) under it.
+	const chatId = group
+		? group.id
+		: isLid(recipient.jid)
+			? recipient.jid
+			: contactChatId(recipient.jid.split('@')[0]);
 	const message = storeOutgoingMessage(instance, chatId, buildContent(), {
 		quotedId: quoted?.shortId,
 		mentions,
 	});
 	context.core.gatewayEvents.message(context.events, context.core.baseUrl, instance, message);
-	return { status: 201, body: v2MessageRaw(instance, message, context.core.baseUrl) };
+	return {
+		status: 201,
+		body: v2MessageRaw(instance, message, context.core.baseUrl, undefined, version),
+	};
 }

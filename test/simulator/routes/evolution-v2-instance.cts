@@ -17,20 +17,19 @@ import { isObject } from '../validation.cts';
 import { instanceAdminRoutes } from './instance-admin.cts';
 import { bodyOf, keptRoute, refuseUnlessOpen, v2Route } from './evolution-v2-common.cts';
 
-export const EVOLUTION_V2_VERSION = '2.3.6';
 /** DATABASE_CONNECTION_CLIENT_NAME of 2.3.6's .env.example. */
 const CLIENT_NAME = 'evolution_exchange';
 /** When the seed instances were created (their rows' createdAt). */
 const SEED_CREATED_AT = '2026-01-01T09:00:00.000Z';
 
-/** The unauthenticated root: 2.3.6 says which version answers. */
+/** The unauthenticated root: it says which release answers (the played one). */
 function welcome(context: RequestContext) {
 	return {
 		status: 200,
 		body: {
 			status: 200,
 			message: 'Welcome to the messaging gateway simulator, it is working!',
-			version: EVOLUTION_V2_VERSION,
+			version: context.core.played.evolutionVersion,
 			clientName: CLIENT_NAME,
 			manager: `${context.core.baseUrl}/manager`,
 			documentation: 'https://doc.evolution-api.com',

@@ -198,7 +198,11 @@ function sendReaction(context: RequestContext, instance: Instance) {
 		throw evolutionError.badRequest('Reaction must be a single emoji or empty string');
 	const key = isObject(body.key) ? body.key : {};
 	requireConnected(instance);
-	const [chat] = whatsappNumberV2(instance, [String(key.remoteJid)]);
+	const [chat] = whatsappNumberV2(
+		instance,
+		[String(key.remoteJid)],
+		context.core.played.evolutionVersion,
+	);
 	if (!chat.exists && !chat.jid.endsWith('@g.us')) throw evolutionError.badRequest(chat);
 	const target = typeof key.id === 'string' ? findMessage(instance, key.id) : undefined;
 	if (target && createJid(String(key.remoteJid)) === chat.jid) {

@@ -38,7 +38,8 @@ const sendInviteSchema: Schema = {
 		numbers: {
 			type: 'array',
 			minItems: 1,
-			items: { type: 'string', minLength: 10, pattern: '^\\d+$' },
+			// Digits, as the spec asks, or a LID (Evolution's own pattern is the unanchored `\d+`).
+			items: { type: 'string', minLength: 10, pattern: '^(\\d+|\\d+(:\\d+)?@lid)$' },
 		},
 	},
 	required: ['groupJid', 'description', 'numbers'],

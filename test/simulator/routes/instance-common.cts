@@ -3,7 +3,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { RequestContext } from '../core.cts';
 import { evolutionError } from '../errors.cts';
-import { contactChatId, contactJid, createJid, GROUP_SUFFIX, isGroupId } from '../ids.cts';
+import {
+	contactChatId,
+	contactJid,
+	createJid,
+	GROUP_SUFFIX,
+	isGroupId,
+	isLid,
+	personJid,
+} from '../ids.cts';
 import { fileUrlOrNull } from '../render.cts';
 import { isRegistered, type Group, type Instance } from '../state.cts';
 import type { Schema } from '../validation.cts';
@@ -58,7 +66,8 @@ const MAX_SEND_DELAY_MS = 10_000;
 
 /**
  * The chat a `number` addresses, as a session-family chat id. Groups must be known (400 "Group
- * not found"); contacts must be registered (400 `[{exists:false, jid, number}]`).
+ * not found"); contacts must be registered (400 `[{exists:false, jid, number}]`); a LID (`X@lid`)
+ * is its own chat, as Evolution takes every LID as valid.
  */
 export function resolveRecipient(instance: Instance, number: string): string {
 	const jid = createJid(number);
@@ -66,6 +75,7 @@ export function resolveRecipient(instance: Instance, number: string): string {
 		if (!instance.groups.has(jid)) throw evolutionError.badRequest('Group not found');
 		return jid;
 	}
+	if (isLid(jid)) return jid;
 	const digits = jid.split('@')[0];
 	if (!/^\d{5,20}$/.test(digits) || !isRegistered(instance, digits)) {
 		throw evolutionError.badRequest({ exists: false, jid, number: digits });
@@ -103,7 +113,7 @@ export function groupInfo(context: RequestContext, instance: Instance, group: Gr
 		restrict: group.restrict,
 		announce: group.announce,
 		participants: group.participants.map((participant) => ({
-			id: contactJid(participant.number),
+			id: personJid(participant.number),
 			admin: participant.admin,
 		})),
 	};

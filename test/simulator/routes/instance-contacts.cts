@@ -1,7 +1,7 @@
 // Instance family (Evolution v1): contacts endpoints beyond the spec (issue 12).
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
-import { contactJid, createJid, isGroupId } from '../ids.cts';
+import { contactJid, createJid, isGroupId, isLid } from '../ids.cts';
 import { isRegistered, type Contact, type Instance } from '../state.cts';
 import { assertEvolutionBody, type Schema } from '../validation.cts';
 import { instanceGuard } from './guards.cts';
@@ -123,9 +123,12 @@ export function sortNumbers(numbers: string[]) {
  */
 export function checkUsers(instance: Instance, users: Array<{ number: string; jid: string }>) {
 	const verified = users
+		.filter(({ jid }) => !isLid(jid))
 		.map(({ jid }) => networkJid(instance, jid.split('@')[0]))
 		.filter((jid): jid is string => jid !== undefined);
 	return users.map((user) => {
+		// A LID is taken as valid without asking the network (Evolution's "@lid" branch).
+		if (isLid(user.jid)) return { exists: true, jid: user.jid, number: user.number };
 		const spellings = spellingsOf(user.number);
 		const match =
 			verified.find((jid) => spellings.includes(jid)) ?? verified.find((jid) => jid === user.jid);

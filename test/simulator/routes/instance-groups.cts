@@ -1,7 +1,15 @@
 // Instance family (Evolution v1): creating groups, listing them, reading and changing their participants.
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
-import { contactJid, createJid, isGroupId, randomDigits, randomToken } from '../ids.cts';
+import {
+	contactJid,
+	createJid,
+	isGroupId,
+	personJid,
+	personOf,
+	randomDigits,
+	randomToken,
+} from '../ids.cts';
 import { fileUrlOrNull } from '../render.cts';
 import { ensureChat, isRegistered, ownerJid, type Group, type Instance } from '../state.cts';
 import {
@@ -91,7 +99,7 @@ function groupMetadata(group: Group) {
 		restrict: group.restrict,
 		announce: group.announce,
 		participants: group.participants.map((participant) => ({
-			id: contactJid(participant.number),
+			id: personJid(participant.number),
 			admin: participant.admin,
 		})),
 	};
@@ -114,7 +122,7 @@ function createGroup(context: RequestContext) {
 			(body.participants as string[])
 				.map((participant) => createJid(participant))
 				.filter((jid) => !isGroupId(jid))
-				.map((jid) => jid.split('@')[0])
+				.map(personOf)
 				.filter((number) => number !== instance.ownerNumber && isRegistered(instance, number)),
 		),
 	];
@@ -150,7 +158,7 @@ function createGroup(context: RequestContext) {
 		for (const participant of group.participants.slice(1)) participant.admin = 'admin';
 		context.core.gatewayEvents.participants(context.events, context.core.baseUrl, instance, {
 			id: group.id,
-			participants: members.map((number) => contactJid(number)),
+			participants: members.map(personJid),
 			action: 'promote',
 		});
 	}
@@ -189,7 +197,7 @@ function findParticipants(context: RequestContext) {
 	const participants = group.participants.map((participant) => {
 		const contact = instance.contacts.get(participant.number);
 		return {
-			id: contactJid(participant.number),
+			id: personJid(participant.number),
 			admin: participant.admin,
 			name: contact ? contact.pushName || contact.name || undefined : undefined,
 			imgUrl: contact
@@ -238,7 +246,7 @@ function updateParticipants(context: RequestContext) {
 	const action = body.action as ParticipantAction;
 	const results = (body.participants as string[]).map((participant) => {
 		const jid = createJid(participant);
-		const status = applyParticipantAction(group, action, jid.split('@')[0], instance);
+		const status = applyParticipantAction(group, action, personOf(jid), instance);
 		const attrs = status === '200' ? { jid } : { jid, error: status };
 		return { status, jid, content: { tag: 'participant', attrs } };
 	});

@@ -3,7 +3,14 @@
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { emitDeletion } from '../events.cts';
-import { chatIdToJid, createJid, isGroupId, newShortMessageId } from '../ids.cts';
+import {
+	chatIdToJid,
+	createJid,
+	isGroupId,
+	isLid,
+	newShortMessageId,
+	withoutDevice,
+} from '../ids.cts';
 import { extensionFor, fileFromBuffer, samplePhoto, type MediaType } from '../media.cts';
 import {
 	ensureChat,
@@ -296,20 +303,30 @@ function sendList(context: RequestContext) {
 	});
 }
 
-/** readMessages: keys of users and groups only; the chats' unread counts drop to zero. */
+/** readMessages: keys of users, groups and (the spec reads them too) LIDs; the chats' unread counts drop to zero. */
 function markMessageAsRead(context: RequestContext) {
 	const instance = instanceGuard(context);
 	const body = assertEvolutionBody(context.body, readMessageSchema);
 	requireConnected(instance);
-	readMessages(instance, body.read_messages as JsonObject[]);
+	readMessages(instance, body.read_messages as JsonObject[], { lids: true });
 	return { status: 201, body: { message: 'Read messages', read: 'success' } };
 }
 
-/** Baileys readMessages (called the same way by 1.8.2 and 2.3.6): users' and groups' keys only. */
-export function readMessages(instance: Instance, keys: JsonObject[]): void {
+/**
+ * Baileys readMessages (called the same way by 1.8.2 and 2.3.x): users' and groups' keys only;
+ * LID keys are dropped silently unless `lids` (Evolution 2.4.0 reads every key but broadcasts and
+ * channels).
+ */
+export function readMessages(
+	instance: Instance,
+	keys: JsonObject[],
+	accepts: { lids: boolean } = { lids: false },
+): void {
 	for (const key of keys) {
-		const jid = String(key.remoteJid);
-		if (!jid.endsWith('@g.us') && !jid.endsWith('@s.whatsapp.net')) continue;
+		const jid = withoutDevice(String(key.remoteJid));
+		const lid = isLid(jid);
+		if (lid && !accepts.lids) continue;
+		if (!lid && !jid.endsWith('@g.us') && !jid.endsWith('@s.whatsapp.net')) continue;
 		const message = findMessage(instance, String(key.id));
 		if (message && !message.fromMe && chatIdToJid(message.chatId) === jid)
 			ensureChat(instance, message.chatId).unreadCount = 0;

@@ -2,7 +2,15 @@
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { emitMessage, storeOutgoingMessage } from '../events.cts';
-import { chatIdToJid, contactJid, createJid, digitsOf, isGroupId } from '../ids.cts';
+import {
+	chatIdToJid,
+	contactJid,
+	createJid,
+	digitsOf,
+	isGroupId,
+	personJid,
+	personOf,
+} from '../ids.cts';
 import { evolutionSendResult, evolutionUpsertData, fileUrlOrNull } from '../render.cts';
 import { findMessage, isRegistered, type Instance, type MessageContent } from '../state.cts';
 import { assertEvolutionBody, isObject, type JsonObject, type Schema } from '../validation.cts';
@@ -152,7 +160,7 @@ function findStatusMessage(context: RequestContext) {
 			remoteJid: chatIdToJid(message.chatId),
 			id: message.shortId,
 			fromMe: message.fromMe,
-			participant: isGroupId(message.chatId) && message.author ? contactJid(message.author) : null,
+			participant: isGroupId(message.chatId) && message.author ? personJid(message.author) : null,
 			status: record.status,
 			datetime: record.datetime,
 			owner: instance.name,
@@ -254,7 +262,7 @@ function getBase64FromMediaMessage(context: RequestContext) {
 
 export function pictureFileOf(instance: Instance, jid: string): string | null | undefined {
 	if (isGroupId(jid)) return instance.groups.get(jid)?.pictureFile;
-	const number = jid.split('@')[0];
+	const number = personOf(jid);
 	if (number === instance.ownerNumber) return instance.profilePictureFile;
 	return instance.contacts.get(number)?.pictureFile;
 }
@@ -284,7 +292,7 @@ function fetchBusinessProfile(context: RequestContext) {
 	requireConnected(instance);
 	const jid =
 		typeof body.number === 'string' ? createJid(body.number) : contactJid(instance.ownerNumber);
-	const number = jid.split('@')[0];
+	const number = personOf(jid);
 	const contact = instance.contacts.get(number);
 	if (contact?.business)
 		return { status: 200, body: { isBusiness: true, wid: jid, ...contact.business } };

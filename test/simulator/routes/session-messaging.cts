@@ -1,5 +1,5 @@
 // Session family (WAHA-style, /api/...): reading messages, chats and contacts; buttons, link previews, polls, reactions.
-import type { RequestContext, Route } from '../core.cts';
+import { wahaEngineOf, type RequestContext, type Route } from '../core.cts';
 import { nestError } from '../errors.cts';
 import { emitMessage, storeOutgoingMessage } from '../events.cts';
 import {
@@ -7,7 +7,9 @@ import {
 	digitsOf,
 	fullMessageId,
 	isGroupId,
+	isLid,
 	normaliseChatId,
+	withoutDevice,
 	numberOfContactId,
 } from '../ids.cts';
 import { fileUrlOrNull, wahaMessage } from '../render.cts';
@@ -77,7 +79,11 @@ function getMessage(context: RequestContext) {
 	const message = findMessage(instance, context.params.messageId, chatId);
 	if (!message) throw nestError.notFound('Message not found');
 	const downloadMedia = download === undefined || download === 'true' || download === '1';
-	return { status: 200, body: wahaMessage(instance, message, context.core.baseUrl, downloadMedia) };
+	const engine = wahaEngineOf(context.core);
+	return {
+		status: 200,
+		body: wahaMessage(instance, message, context.core.baseUrl, downloadMedia, engine),
+	};
 }
 
 function chatPicture(context: RequestContext, instance: Instance, chatId: string): string | null {
@@ -133,6 +139,15 @@ function listContacts(context: RequestContext) {
 	const instance = workingSession(context, session ?? '');
 	// `jid` per the spec's text; `contactId` per its schema.
 	const filter = queryValue(context, 'jid') ?? queryValue(context, 'contactId');
+	// A LID names someone the address book does not hold: the gateway answers what it knows of them.
+	const lid = filter === undefined ? undefined : withoutDevice(filter.trim());
+	if (lid !== undefined && isLid(lid)) {
+		const person = instance.lidPeople.get(lid);
+		const contacts = person
+			? [{ jid: lid, name: '', notify: person.pushName, verifiedName: '', businessName: '' }]
+			: [];
+		return { status: 200, body: { contacts: contacts.slice(offset, offset + limit) } };
+	}
 	const filterNumber =
 		filter === undefined ? undefined : (numberOfContactId(filter) ?? digitsOf(filter));
 	const contacts = [...instance.contacts.values()]

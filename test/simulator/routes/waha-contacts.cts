@@ -2,7 +2,16 @@
 // answers them (Baileys' GroupMetadata, WhatsApp JIDs for members) and channels.
 import type { RequestContext, Route } from '../core.cts';
 import { nestError } from '../errors.cts';
-import { contactChatId, contactJid, digitsOf, randomDigits, randomToken } from '../ids.cts';
+import {
+	contactChatId,
+	digitsOf,
+	isLid,
+	personChatId,
+	personJid,
+	randomDigits,
+	randomToken,
+	withoutDevice,
+} from '../ids.cts';
 import { fileUrlOrNull } from '../render.cts';
 import { isRegistered, type Group, type Instance } from '../state.cts';
 import { isObject } from '../validation.cts';
@@ -22,9 +31,9 @@ function queryNumber(request: WahaRequest, name: string, fallback: number): numb
 	return queryText(request, name) !== '' && Number.isFinite(number) ? number : fallback;
 }
 
-/** WhatsApp's JID of a member, as Baileys writes it in group metadata. */
-function whatsappJid(number: string): string {
-	return `${number}@s.whatsapp.net`;
+/** WhatsApp's JID of a member (a phone's, or their LID), as Baileys writes it in group metadata. */
+function whatsappJid(person: string): string {
+	return isLid(person) ? person : `${person}@s.whatsapp.net`;
 }
 
 /** The contact WAHA describes for a number (`{id, number, name, pushname, ...}`). */
@@ -40,6 +49,23 @@ function contactOf(instance: Instance, number: string) {
 		isGroup: false,
 		isWAContact: isRegistered(instance, number),
 		isMyContact: Boolean(contact?.name),
+		isBlocked: false,
+	};
+}
+
+/** A LID contact: the store keeps it under its LID, with the push name it wrote with. */
+function lidContactOf(instance: Instance, lid: string) {
+	const person = instance.lidPeople.get(lid);
+	return {
+		id: lid,
+		number: lid.split('@')[0],
+		name: null,
+		pushname: person?.pushName || null,
+		shortName: null,
+		isMe: false,
+		isGroup: false,
+		isWAContact: true,
+		isMyContact: false,
 		isBlocked: false,
 	};
 }
@@ -66,10 +92,11 @@ const contactRoutes: Route[] = [
 	wahaRoute(
 		'GET',
 		'/api/contacts',
-		(_context, request, instance) => ({
-			status: 200,
-			body: contactOf(instance, contactNumber(request)),
-		}),
+		(_context, request, instance) => {
+			const lid = withoutDevice(queryText(request, 'contactId'));
+			if (isLid(lid)) return { status: 200, body: lidContactOf(instance, lid) };
+			return { status: 200, body: contactOf(instance, contactNumber(request)) };
+		},
 		WORKING_QUERY,
 	),
 	wahaRoute('GET', '/api/contacts/all', allContacts, WORKING_QUERY),
@@ -138,13 +165,33 @@ function groupOf(context: RequestContext, instance: Instance): Group {
 	return group;
 }
 
-/** The members a ParticipantsRequest names (`{id}` chat ids or numbers). */
+/** The members a ParticipantsRequest names (`{id}` chat ids, numbers or LIDs). */
 function participantNumbers(request: WahaRequest): string[] {
 	const participants = Array.isArray(request.body.participants) ? request.body.participants : [];
 	return participants
 		.filter(isObject)
-		.map((participant) => digitsOf(String(participant.id ?? '').split('@')[0]))
+		.map((participant) => {
+			const id = withoutDevice(String(participant.id ?? ''));
+			return isLid(id) ? id : digitsOf(id.split('@')[0]);
+		})
 		.filter(Boolean);
+}
+
+/**
+ * participants/v2's `pn`. A LID member's phone: NOWEB's when it knows it (else no `pn`), GOWS's or
+ * `""`, never WEBJS's (null).
+ */
+function memberPhone(context: RequestContext, instance: Instance, person: string) {
+	if (!isLid(person)) return { pn: contactChatId(person) };
+	const phone = instance.lidPeople.get(person)?.phone;
+	switch (context.core.played.wahaEngine) {
+		case 'WEBJS':
+			return { pn: null };
+		case 'GOWS':
+			return { pn: phone ? contactChatId(phone) : '' };
+		default:
+			return phone ? { pn: contactChatId(phone) } : {};
+	}
 }
 
 type ParticipantAction = 'add' | 'remove' | 'promote' | 'demote';
@@ -163,7 +210,7 @@ function changeParticipants(action: ParticipantAction) {
 		}
 		context.core.gatewayEvents.participants(context.events, context.core.baseUrl, instance, {
 			id: group.id,
-			participants: numbers.map(contactJid),
+			participants: numbers.map(personJid),
 			action,
 		});
 		return {
@@ -242,8 +289,8 @@ const groupRoutes: Route[] = [
 		(context, _request, instance) => ({
 			status: 200,
 			body: groupOf(context, instance).participants.map((participant) => ({
-				id: contactChatId(participant.number),
-				pn: contactChatId(participant.number),
+				id: personChatId(participant.number),
+				...memberPhone(context, instance, participant.number),
 				role: participant.admin ?? 'participant',
 			})),
 		}),

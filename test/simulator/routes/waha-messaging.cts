@@ -56,7 +56,10 @@ function send(
 	});
 	const baseUrl = context.core.baseUrl;
 	context.core.gatewayEvents.message(context.events, baseUrl, instance, message);
-	return { status: 201, body: wahaEventMessage(instance, message, baseUrl) };
+	return {
+		status: 201,
+		body: wahaEventMessage(instance, message, baseUrl, context.core.played.wahaEngine),
+	};
 }
 
 function fileOf(body: JsonObject): JsonObject {
@@ -348,7 +351,7 @@ function listMessages(context: RequestContext, request: WahaRequest, instance: I
 	return {
 		status: 200,
 		body: messages.map((message) => {
-			const rendered = wahaEventMessage(instance, message, baseUrl);
+			const rendered = wahaEventMessage(instance, message, baseUrl, context.core.played.wahaEngine);
 			return downloadMedia || !message.content || message.content.type !== 'media'
 				? rendered
 				: { ...rendered, media: null, mediaUrl: null };
@@ -364,7 +367,7 @@ function editMessage(context: RequestContext, request: WahaRequest, instance: In
 		throw nestError.of(400, 'Only text messages sent by this account can be edited');
 	content.text = text(request.body.text);
 	const baseUrl = context.core.baseUrl;
-	const edited = wahaEventMessage(instance, message, baseUrl);
+	const edited = wahaEventMessage(instance, message, baseUrl, context.core.played.wahaEngine);
 	context.events.emit(instance, 'message.edited', { ...edited, editedMessageId: message.shortId });
 	return { status: 200, body: edited };
 }
@@ -372,10 +375,11 @@ function editMessage(context: RequestContext, request: WahaRequest, instance: In
 /** DELETE .../messages/{messageId}: revoked for everyone; `message.revoked`. */
 function deleteMessage(context: RequestContext, _request: WahaRequest, instance: Instance) {
 	const message = messageIn(instance, context);
-	const before = wahaEventMessage(instance, message, context.core.baseUrl);
+	const engine = context.core.played.wahaEngine;
+	const before = wahaEventMessage(instance, message, context.core.baseUrl, engine);
 	message.revoked = true;
 	recordStatus(message, 'DELETED');
-	emitRevoked(context.events, context.core.baseUrl, instance, message, before);
+	emitRevoked(context.events, instance, message, before);
 	return { status: 200, body: {} };
 }
 

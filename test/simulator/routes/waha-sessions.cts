@@ -9,11 +9,10 @@ import { emptyInstance } from '../seed.cts';
 import { ownerChatId, type Instance } from '../state.cts';
 import { isObject } from '../validation.cts';
 import {
-	WAHA_ENGINE,
-	WAHA_ENVIRONMENT,
 	changeWahaStatus,
 	meInfo,
 	startWahaSession,
+	wahaEnvironment,
 	wahaSession,
 } from '../waha-events.cts';
 import { sessionAccountRoutes } from './session-account.cts';
@@ -165,7 +164,10 @@ function getProfile(context: RequestContext, _request: WahaRequest, instance: In
 	};
 }
 
-const version = () => ({ status: 200, body: WAHA_ENVIRONMENT });
+const version = (context: RequestContext) => ({
+	status: 200,
+	body: wahaEnvironment(context.core.played.wahaEngine),
+});
 
 /** GET /ping: WAHA's liveness answer, without a key. */
 const pingRoute: Route = {
@@ -182,7 +184,7 @@ export const wahaSessionRoutes: Route[] = [
 		status: 200,
 		body: {
 			...sessionInfo(sessionOrNotFound(context, context.params.session)),
-			engine: { engine: WAHA_ENGINE },
+			engine: { engine: context.core.played.wahaEngine },
 		},
 	})),
 	wahaRoute('PUT', '/api/sessions/:session', updateSession),

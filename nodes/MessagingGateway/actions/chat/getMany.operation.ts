@@ -33,7 +33,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. +55 11 99999-9999, 120363012345678901@g.us',
 				description:
-					'Only return these chats. Comma-separated phone numbers (with country code), chat IDs (…@c.us), JIDs (…@s.messenger.net), group IDs (…@g.us) or channel IDs (…@newsletter).',
+					'Only return these chats. Comma-separated phone numbers (with country code), chat IDs (…@c.us), JIDs (…@s.messenger.net), LIDs (…@lid), group IDs (…@g.us) or channel IDs (…@newsletter).',
 			},
 		],
 	},
@@ -56,7 +56,7 @@ export function readGetManyChats(this: IExecuteFunctions, itemIndex: number): Ge
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	// Validate every entry before the first request, so a typo does not cost a half-done run.
 	const chats = splitList(filters.chats).map((entry) =>
-		parseChat.call(this, entry, 'Chats', itemIndex, ['contact', 'group', 'channel']),
+		parseChat.call(this, entry, 'Chats', itemIndex, ['contact', 'lid', 'group', 'channel']),
 	);
 	return { session, wanted, chats };
 }

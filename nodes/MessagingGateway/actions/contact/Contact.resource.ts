@@ -5,9 +5,17 @@ import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as getProfilePicture from './getProfilePicture.operation';
 import * as getBusinessProfile from './getBusinessProfile.operation';
+import * as getPhoneOrLid from './getPhoneOrLid.operation';
 
 /** The operations of this resource by value, for the router. */
-export const operations = { checkNumber, get, getMany, getProfilePicture, getBusinessProfile };
+export const operations = {
+	checkNumber,
+	get,
+	getMany,
+	getPhoneOrLid,
+	getProfilePicture,
+	getBusinessProfile,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -45,6 +53,13 @@ export const description: INodeProperties[] = [
 				action: 'Get many contacts',
 			},
 			{
+				name: 'Get Phone Number or LID',
+				value: 'getPhoneOrLid',
+				description:
+					'Find the phone number of a person WhatsApp addresses by LID (…@lid), or the LID of a phone number, where the gateway knows it',
+				action: 'Get the phone number or LID of a person',
+			},
+			{
 				name: 'Get Profile Picture',
 				value: 'getProfilePicture',
 				description:
@@ -57,6 +72,7 @@ export const description: INodeProperties[] = [
 	...checkNumber.description,
 	...get.description,
 	...getMany.description,
+	...getPhoneOrLid.description,
 	...getProfilePicture.description,
 	...getBusinessProfile.description,
 ];

@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. +55 11 99999-9999, +55 21 98888-7777',
 		description:
-			'Phone numbers with country code to check, separated by commas, spaces or new lines (an expression may also return a list). Outputs one item per number with exists, jid, number and, when the gateway knows it, the contact name.',
+			'Phone numbers with country code to check, separated by commas, spaces or new lines (an expression may also return a list). Outputs one item per number with exists, jid, number and, when the gateway knows it, the contact name. A LID (…@lid) is an account WhatsApp made, so it exists; Contact → Get Phone Number or LID finds its number.',
 	},
 ];
 
@@ -37,6 +37,7 @@ export function readCheckNumber(
 		this.getNodeParameter('numbers', itemIndex, ''),
 		'Numbers',
 		itemIndex,
+		true,
 	);
 	if (listed.length === 0) {
 		throw fieldError.call(

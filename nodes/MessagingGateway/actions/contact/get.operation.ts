@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
-import { parseChat, toJid } from '../../../shared/identifiers';
+import { classifyChat, parseChat, PERSON_KINDS, toJid } from '../../../shared/identifiers';
 import type { ChatReference } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 	contactLocator(
 		'contact',
 		'Contact',
-		'The contact to read: a phone number with country code, a chat ID (…@c.us) or a JID (…@s.messenger.net). Returns its JID, saved name, push name (notify), verified name and business name.',
+		'The contact to read: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a LID (…@lid). Returns its JID, saved name, push name (notify), verified name and business name.',
 	),
 ];
 
@@ -30,7 +30,7 @@ export function readGetContact(
 ): { session: string; contact: ChatReference } {
 	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
-	return { session, contact: parseChat.call(this, raw, 'Contact', itemIndex, ['contact']) };
+	return { session, contact: parseChat.call(this, raw, 'Contact', itemIndex, PERSON_KINDS) };
 }
 
 /**
@@ -44,12 +44,13 @@ export function contactOutput(
 	jid: string,
 	itemIndex: number,
 ): INodeExecutionData[] {
-	// Match on the number, not the suffix (gateways write @s.messenger.net or @s.whatsapp.net), so
+	// Match on the person, not the suffix (gateways write @s.messenger.net or @s.whatsapp.net), so
 	// a gateway that ignores the filter and lists every contact still yields the right one.
-	const contact = contacts.find(
-		(candidate) =>
-			String(candidate.jid ?? candidate.id ?? '').split('@')[0] === request.contact.value,
-	);
+	const wanted = request.contact;
+	const contact = contacts.find((candidate) => {
+		const found = classifyChat(String(candidate.jid ?? candidate.id ?? ''));
+		return found?.kind === wanted.kind && found.value === wanted.value;
+	});
 	// The gateway answers an empty list for a contact the session does not know; outputting
 	// nothing would silently stop the workflow, so say so.
 	if (!contact) {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { parseChat, toNumber } from '../../../shared/identifiers';
+import { parseChat, PERSON_KINDS, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -10,7 +10,7 @@ const properties: INodeProperties[] = [
 	contactLocator(
 		'contact',
 		'Contact',
-		'The contact whose business profile to read: a phone number with country code, a chat ID (…@c.us) or a JID (…@s.messenger.net). For a business account the output has isBusiness true with description, category, email, website, address and business hours; otherwise isBusiness is false.',
+		'The contact whose business profile to read: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a LID (…@lid). For a business account the output has isBusiness true with description, category, email, website, address and business hours; otherwise isBusiness is false.',
 	),
 ];
 
@@ -22,7 +22,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
-	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
+	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, PERSON_KINDS));
 	const response = await gatewayApiRequest.call(
 		this,
 		'POST',

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
-import { parseChat, toNumber } from '../../../shared/identifiers';
+import { parseChat, PERSON_KINDS, toNumber } from '../../../shared/identifiers';
 import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { optionBoolean, readOptions } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
@@ -17,7 +17,7 @@ const properties: INodeProperties[] = [
 	contactLocator(
 		'contact',
 		'Contact',
-		'The contact whose profile picture to get: a phone number with country code, a chat ID (…@c.us) or a JID (…@s.messenger.net). Outputs wuid and profilePictureUrl; the URL is null when the contact has no picture or hides it.',
+		'The contact whose profile picture to get: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a LID (…@lid). Outputs wuid and profilePictureUrl; the URL is null when the contact has no picture or hides it.',
 	),
 	{
 		displayName: 'Options',
@@ -70,7 +70,7 @@ export function readGetProfilePicture(
 ): GetProfilePictureRequest {
 	const session = readSession.call(this, itemIndex);
 	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
-	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, ['contact']));
+	const number = toNumber(parseChat.call(this, raw, 'Contact', itemIndex, PERSON_KINDS));
 	const options = readOptions.call(this, itemIndex);
 	const download = optionBoolean.call(
 		this,

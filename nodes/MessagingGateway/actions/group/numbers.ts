@@ -21,6 +21,7 @@ export function readMemberNumbers(
 		this.getNodeParameter(name, itemIndex, ''),
 		displayName,
 		itemIndex,
+		true,
 	);
 	if (listed.length === 0) {
 		throw fieldError.call(
@@ -31,7 +32,8 @@ export function readMemberNumbers(
 		);
 	}
 	for (const [index, entry] of listed.entries()) {
-		if (entry.number.length < MIN_DIGITS) {
+		// A LID is no phone number: its digits say nothing of a country code.
+		if (!entry.number.endsWith('@lid') && entry.number.length < MIN_DIGITS) {
 			const position = listed.length > 1 ? ` (entry ${index + 1})` : '';
 			throw fieldError.call(
 				this,

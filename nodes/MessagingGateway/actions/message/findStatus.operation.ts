@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { parseChat, toJid } from '../../../shared/identifiers';
+import { CHAT_KINDS, parseChat, toJid } from '../../../shared/identifiers';
 import { readShortMessageId } from '../../helpers/message';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
 import { booleanFrom, integerFrom, textFrom } from '../../helpers/fields';
@@ -36,7 +36,7 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. +55 11 99999-9999 or 120363012345678901@g.us',
 				description:
-					'Only records of this chat: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a group ID (…@g.us)',
+					'Only records of this chat: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a LID (…@lid) or a group ID (…@g.us)',
 			},
 			{
 				displayName: 'From Me',
@@ -82,7 +82,7 @@ export async function execute(
 	}
 	const chat = textFrom.call(this, filters.chat, 'Chat', itemIndex).trim();
 	if (chat !== '') {
-		where.remoteJid = toJid(parseChat.call(this, chat, 'Chat', itemIndex, ['contact', 'group']));
+		where.remoteJid = toJid(parseChat.call(this, chat, 'Chat', itemIndex, CHAT_KINDS));
 	}
 	if (filters.fromMe !== undefined) {
 		where.fromMe = booleanFrom.call(this, filters.fromMe, 'From Me', itemIndex);

@@ -8,7 +8,13 @@ import type {
 import { gatewayStyledRequest } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import type { FullMessageId } from '../../../shared/identifiers';
-import { classifyChat, parseChat, parseFullMessageId, toJid } from '../../../shared/identifiers';
+import {
+	classifyChat,
+	parseChat,
+	parseFullMessageId,
+	PERSON_KINDS,
+	toJid,
+} from '../../../shared/identifiers';
 import { chatIdToJid, fieldError, responseObject } from '../../helpers/message';
 import {
 	readSession,
@@ -92,12 +98,12 @@ function senderJid(
 	senderOption: string,
 ): string {
 	if (senderOption !== '') {
-		return toJid(parseChat.call(this, senderOption, 'Sender', itemIndex, ['contact']));
+		return toJid(parseChat.call(this, senderOption, 'Sender', itemIndex, PERSON_KINDS));
 	}
 	const chat = classifyChat(messageId.chatId);
 	if (chat?.kind === 'group' && messageId.participant) return chatIdToJid(messageId.participant);
 	// In a direct chat, a message not from me was written by the contact of the chat.
-	if (chat?.kind === 'contact' && !messageId.fromMe) return toJid(chat);
+	if (chat && PERSON_KINDS.includes(chat.kind) && !messageId.fromMe) return toJid(chat);
 	throw fieldError.call(
 		this,
 		itemIndex,

@@ -266,7 +266,7 @@ export function readSendText(this: IExecuteFunctions, itemIndex: number): SendTe
 			false,
 		),
 		mentioned: readPhoneNumbers
-			.call(this, options.mentionNumbers ?? '', 'Mention Numbers', itemIndex)
+			.call(this, options.mentionNumbers ?? '', 'Mention Numbers', itemIndex, true)
 			.map((entry) => entry.number),
 		checkFirst: optionBoolean.call(
 			this,

@@ -47,6 +47,7 @@ import { evolutionV2InteractiveSends } from './interactive';
 import { evolutionV2History } from './history';
 import { evolutionV2Reads } from './reads';
 import { keyForV2 } from './send-bodies';
+import { getPhoneOrLid } from './lids';
 
 /** `POST /message/sendReaction/{instance}` `{key: {id, remoteJid, fromMe}, reaction}` (v2 needs no sender). */
 async function react(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -113,6 +114,7 @@ export const evolutionV2Operations: GatewayOperations = {
 		'contact.checkNumber': checkNumber.execute,
 		'contact.getProfilePicture': getProfilePicture.execute,
 		'contact.getBusinessProfile': getBusinessProfile.execute,
+		'contact.getPhoneOrLid': getPhoneOrLid,
 		'message.findStatus': findStatus.execute,
 		'group.create': createGroup.execute,
 		'group.get': getGroup.execute,

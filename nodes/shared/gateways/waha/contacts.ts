@@ -16,9 +16,10 @@ import {
 	responseOr,
 } from '../../../MessagingGateway/helpers/responses';
 import type { NumberCheck } from '../../../MessagingGateway/helpers/numbers';
-import { toChatId } from '../../identifiers';
+import { numberToChatId, toChatId } from '../../identifiers';
 import { gatewayApiRequest } from '../../transport';
 import type { GatewayOperation } from '../index';
+import { getPhoneOrLid } from './lids';
 
 /** Contacts a `/api/contacts/all` page asks for. */
 const CONTACTS_PAGE = 100;
@@ -72,6 +73,11 @@ async function checkNumber(
 	const { session, listed } = checkNumberOperation.readCheckNumber.call(this, itemIndex);
 	const checks: NumberCheck[] = [];
 	for (const { number } of listed) {
+		// WAHA's check reads a LID's digits as a phone number; a LID is an account WhatsApp made.
+		if (number.endsWith('@lid')) {
+			checks.push({ exists: true, jid: number });
+			continue;
+		}
 		const { numberExists, chatId } = await checkExists.call(this, session, number, itemIndex);
 		checks.push({ exists: numberExists, jid: chatId });
 	}
@@ -134,7 +140,7 @@ async function getProfilePicture(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const request = profilePictureOperation.readGetProfilePicture.call(this, itemIndex);
-	const contactId = `${request.number}@c.us`;
+	const contactId = numberToChatId(request.number);
 	const answer = responseOr.call(
 		this,
 		await gatewayApiRequest.call(this, 'GET', '/api/contacts/profile-picture', {
@@ -158,4 +164,5 @@ export const wahaContactOperations: Record<string, GatewayOperation> = {
 	'contact.get': getContact,
 	'contact.getMany': getManyContacts,
 	'contact.getProfilePicture': getProfilePicture,
+	'contact.getPhoneOrLid': getPhoneOrLid,
 };

@@ -11,12 +11,14 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 
 import { TRIGGER_EVENTS_OF_WAHA } from './webhook';
 import { textOf } from '../../message-text';
-import { classifyChat } from '../../identifiers';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
+import { addressesOf, NO_ADDRESSES, otherThan } from '../../people';
+import type { PersonAddresses } from '../../people';
 import type { DeliveryFilters, DeliveryOutput } from '../../../MessagingGatewayTrigger/deliveries';
 import {
 	chatIdOf,
+	chatIsListed,
 	EXTENSION_BY_MIME,
 	isNonEmptyText,
 	MAX_DELIVERY_NESTING,
@@ -160,17 +162,17 @@ export function wahaReasonToIgnore(
 	if (envelope.session !== filters.session) return 'other session';
 	if (!wahaDeliveryEvent(envelope, filters.events)) return 'event not selected';
 	if (!MESSAGE_EVENTS.has(envelope.event as string)) return undefined;
-	const view = viewOf(messageOf(envelope)) as MessageView;
+	const message = messageOf(envelope) as IDataObject;
+	const view = viewOf(message) as MessageView;
 	if (filters.ignoreOwnMessages && view.fromMe) return 'own message';
 	const isGroup = view.chat.endsWith('@g.us');
 	if (filters.chatType === 'direct' && isGroup) return 'group chat';
 	if (filters.chatType === 'groups' && !isGroup) return 'direct chat';
-	if (filters.onlyChats.length > 0) {
-		const chat = classifyChat(view.chat);
-		const listed =
-			chat &&
-			filters.onlyChats.some((only) => only.kind === chat.kind && only.value === chat.value);
-		if (!listed) return 'chat not listed';
+	if (
+		filters.onlyChats.length > 0 &&
+		!chatIsListed(filters.onlyChats, view.chat, wahaPeople(envelope, message, view).chat)
+	) {
+		return 'chat not listed';
 	}
 	return undefined;
 }
@@ -194,6 +196,51 @@ function messageTypeOf(event: string, message: IDataObject): string | null {
 	return 'conversation';
 }
 
+/**
+ * The chat's person (direct chats) and who wrote the message, from every field an engine puts
+ * them in: NOWEB's Baileys key (`remoteJidAlt`, `participantAlt`), GOWS's whatsmeow info
+ * (`Info.Chat`, `Info.Sender`, `Info.SenderAlt`, `Info.RecipientAlt`; a receipt's at the top of
+ * `_data`), WEBJS's `from` and `to` (the sender and the receiver). In a direct chat whatever is
+ * not the session's own ID (`me.id`, `me.lid`) is the other person's. Reactions and NOWEB's acks
+ * carry no `_data`: their phone number is null unless looked up.
+ */
+function wahaPeople(
+	envelope: WahaEnvelope,
+	message: IDataObject,
+	view: MessageView,
+): { chat: PersonAddresses; sender: PersonAddresses } {
+	const ownIds = asObject(envelope.me);
+	const me = addressesOf(ownIds?.id, ownIds?.lid, ownIds?.jid);
+	const data = asObject(message._data);
+	const key = asObject(data?.key);
+	const info = asObject(data?.Info) ?? data;
+	if (view.chat.endsWith('@g.us')) {
+		const sender = view.fromMe
+			? me
+			: otherThan(me, [
+					view.participant,
+					message.participant,
+					key?.participant,
+					key?.participantAlt,
+					info?.Sender,
+					info?.SenderAlt,
+				]);
+		return { chat: NO_ADDRESSES, sender };
+	}
+	const chat = otherThan(me, [
+		view.chat,
+		message.from,
+		message.to,
+		key?.remoteJid,
+		key?.remoteJidAlt,
+		info?.Chat,
+		info?.Sender,
+		info?.SenderAlt,
+		info?.RecipientAlt,
+	]);
+	return { chat, sender: view.fromMe ? me : chat };
+}
+
 /** The simplified fields of a message event (the same as deliveries.ts's), then the envelope. */
 function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataObject {
 	const message = messageOf(envelope) as IDataObject;
@@ -206,6 +253,7 @@ function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataObject {
 		: view.fromMe
 			? chatIdOf(textOf(asObject(envelope.me)?.id))
 			: chatId;
+	const people = wahaPeople(envelope, message, view);
 	const data = asObject(message._data);
 	const text =
 		envelope.event === 'message.reaction'
@@ -217,9 +265,13 @@ function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataObject {
 		event,
 		session: envelope.session,
 		chatId,
+		phone: people.chat.phone,
+		lid: people.chat.lid,
 		messageId: textOf(message.id) ?? `${view.fromMe}_${chatId}_${view.shortId}`,
 		fromMe: view.fromMe,
 		sender: sender ?? null,
+		senderPhone: people.sender.phone,
+		senderLid: people.sender.lid,
 		pushName: textOf(data?.pushName) ?? textOf(data?.notifyName) ?? null,
 		text: text ?? '',
 		messageType: messageTypeOf(envelope.event as string, message),

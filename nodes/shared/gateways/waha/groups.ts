@@ -18,6 +18,7 @@ import {
 	missingFromAnswer,
 	responseOr,
 } from '../../../MessagingGateway/helpers/responses';
+import { numberToChatId } from '../../identifiers';
 import { matchesFilter } from '../../lists';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject, describeValue } from '../../values';
@@ -56,7 +57,7 @@ export function groupRowsOf(answer: unknown): IDataObject[] | undefined {
 
 /** A member number as WAHA's `Participant` (`{id: <digits>@c.us}`). */
 function participantsOf(numbers: string[]): IDataObject[] {
-	return numbers.map((number) => ({ id: `${number}@c.us` }));
+	return numbers.map((number) => ({ id: numberToChatId(number) }));
 }
 
 /**
@@ -268,7 +269,7 @@ async function updateParticipants(
 	if (results) return updateParticipantsOperation.participantResultsOutput(results, request);
 	responseOr.call(this, answer, {}, itemIndex);
 	return request.participants.map((number) => ({
-		json: { jid: `${number}@c.us`, status: null, updated: true, groupId, action },
+		json: { jid: numberToChatId(number), status: null, updated: true, groupId, action },
 	}));
 }
 
@@ -310,7 +311,7 @@ async function sendInvite(
 	}
 	const messages: IDataObject[] = [];
 	for (const number of numbers) {
-		const chatId = `${number}@c.us`;
+		const chatId = numberToChatId(number);
 		try {
 			const sent = await gatewayApiRequest.call(this, 'POST', '/api/sendText', {
 				body: { session, chatId, text: `${text}\n\n${inviteUrl}` },

@@ -1,0 +1,48 @@
+import { classifyChat } from './identifiers';
+
+/**
+ * A person's two addresses on WhatsApp: the phone number (digits with the country code) and the
+ * LID (`<digits>@lid`), each null when nothing the gateway delivered says it.
+ */
+export interface PersonAddresses {
+	phone: string | null;
+	lid: string | null;
+}
+
+export const NO_ADDRESSES: Readonly<PersonAddresses> = Object.freeze({ phone: null, lid: null });
+
+/**
+ * The phone number and the LID among IDs a gateway delivered for one person (`remoteJid`,
+ * `remoteJidAlt`, `senderPn`, …), whatever field each came in: each is told by its own ending, so
+ * a version that swaps the fields (Evolution API 2.4.0) reads the same as one that does not, and
+ * a LID's digits never become a phone number. Only full IDs count (bare digits could be either);
+ * a device suffix (`…:3@…`) is read as the person; the first of each kind wins.
+ */
+export function addressesOf(...ids: unknown[]): PersonAddresses {
+	return otherThan(NO_ADDRESSES, ids);
+}
+
+/**
+ * As addressesOf, leaving out the IDs of `me` (the session's own number and LID): in a direct
+ * chat, whatever ID is not mine is the other person's, whichever field a gateway put it in.
+ */
+export function otherThan(me: PersonAddresses, ids: readonly unknown[]): PersonAddresses {
+	let phone: string | null = null;
+	let lid: string | null = null;
+	for (const id of ids) {
+		if (typeof id !== 'string' || !id.includes('@')) continue;
+		const reference = classifyChat(id);
+		if (reference?.kind === 'contact' && reference.value !== me.phone) phone ??= reference.value;
+		else if (reference?.kind === 'lid' && reference.value !== me.lid) lid ??= reference.value;
+	}
+	return { phone, lid };
+}
+
+/** The addresses with what a lookup found filled in where the delivery said nothing. */
+export function completedWith(
+	addresses: PersonAddresses,
+	found: Partial<PersonAddresses> | undefined,
+): PersonAddresses {
+	if (!found) return addresses;
+	return { phone: addresses.phone ?? found.phone ?? null, lid: addresses.lid ?? found.lid ?? null };
+}
