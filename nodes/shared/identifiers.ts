@@ -52,12 +52,15 @@ const CHANNEL_ID = /^\d+@newsletter$/;
  */
 const CONTACT_ID = /^(\d{6,15})(?::\d{1,3})?@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/;
 const LID_ID = /^(\d{6,20})(?::\d{1,3})?@lid$/;
+const UPPER_CASE_ENDING = /@[a-z.]*[A-Z]/;
 const PHONE_PUNCTUATION = /[\s()+\-.]/g;
 const PHONE_DIGITS = /^\d{8,15}$/;
 
 /** Classifies a phone number, chat ID, JID, group ID or channel ID as people paste them. */
 export function classifyChat(raw: unknown): ChatReference | undefined {
-	const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	const given = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
+	// Gateways write the ending in lower case (123@LID is 123@lid); IDs as delivered skip the copy.
+	const text = UPPER_CASE_ENDING.test(given) ? given.toLowerCase() : given;
 	// The ending first: an ID of another kind skips the expression (which needs that ending).
 	if (text.endsWith('@g.us') && GROUP_ID.test(text)) return { kind: 'group', value: text };
 	if (text.endsWith('@newsletter') && CHANNEL_ID.test(text))
