@@ -46,3 +46,11 @@ export function completedWith(
 	if (!found) return addresses;
 	return { phone: addresses.phone ?? found.phone ?? null, lid: addresses.lid ?? found.lid ?? null };
 }
+
+/**
+ * A group member's phone number and LID, from whatever fields the gateway gave them in (WAHA's
+ * `pn`, Evolution 2.3.6's `phoneNumber` or `lid`, 2.3.0's `jid`, or the `id` itself).
+ */
+export function memberAddresses(member: Record<string, unknown>): PersonAddresses {
+	return addressesOf(member.id, member.pn, member.phoneNumber, member.lid, member.jid);
+}

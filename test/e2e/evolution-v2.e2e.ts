@@ -117,6 +117,22 @@ describe("the credential test on Evolution API v2, through n8n's own endpoint", 
 });
 
 describe('the example workflows on Evolution API v2, unchanged', () => {
+	it('echo-bot.json answers a person WhatsApp addresses by LID, at the LID, and its item carries her phone number', async () => {
+		const { dora } = SEED.lidPeople;
+		const workflowId = await importedExample('echo-bot.json', CONNECTED);
+
+		await whileActive(n8n, workflowId, async () => {
+			await simulator.injectInboundMessage({ from: dora.lid, text: 'hello by lid' });
+			const [execution] = await finishedExecutions(n8n, workflowId, 1);
+			expect(outcome(execution)).toBe('success');
+			expect(firstItems(runDataOf(execution), 'On Message')[0]?.json).toEqual(
+				expect.objectContaining({ chatId: dora.lid, phone: dora.number, lid: dora.lid }),
+			);
+			const reply = await until('the echo', 10_000, async () => sendTextRequests().at(-1));
+			expect(reply.body).toEqual({ number: dora.lid, text: 'Echo: hello by lid' });
+		});
+	});
+
 	it('echo-bot.json: registers with v2 (token in a header), answers a message once, restores the previous webhook', async () => {
 		const previous = await axios.post(
 			`${simulator.url}/webhook/set/${CONNECTED}`,

@@ -237,6 +237,27 @@ describe('the example workflows on WAHA, unchanged', () => {
 		expect(refusedByWaha()).toEqual([]);
 	});
 
+	it('echo-bot.json answers a person WhatsApp addresses by LID, at the LID, and its item carries her phone number', async () => {
+		const { dora } = SEED.lidPeople;
+		const workflowId = await importedExample('echo-bot.json', CONNECTED);
+
+		await whileActive(n8n, workflowId, async () => {
+			await simulator.injectInboundMessage({ from: dora.lid, text: 'hello by lid' });
+			const [execution] = await finishedExecutions(n8n, workflowId, 1);
+			expect(outcome(execution)).toBe('success');
+			expect(firstItems(runDataOf(execution), 'On Message')[0]?.json).toEqual(
+				expect.objectContaining({ chatId: dora.lid, phone: dora.number, lid: dora.lid }),
+			);
+			const reply = await until('the echo', 10_000, async () => sendTextRequests().at(-1));
+			expect(reply.body).toEqual({
+				session: CONNECTED,
+				chatId: dora.lid,
+				text: 'Echo: hello by lid',
+			});
+		});
+		expect(refusedByWaha()).toEqual([]);
+	});
+
 	it('two workflows trigger on one session: both run for one message; a forged signature starts nothing', async () => {
 		const credential = {
 			id: credentialIds[CREDENTIAL_TYPE],

@@ -583,20 +583,38 @@ describe('Group > Get Participants', () => {
 			query: { groupJid: HIKERS.id },
 		});
 		expect(outputJson(result)).toEqual([
-			{ id: OWNER_JID, admin: 'superadmin', groupId: HIKERS.id },
+			{
+				id: OWNER_JID,
+				admin: 'superadmin',
+				phone: SEED.instances.connected.ownerNumber,
+				lid: null,
+				groupId: HIKERS.id,
+			},
 			{
 				id: alice.jid,
 				admin: 'admin',
 				name: 'Alice',
 				imgUrl: `${simulator.url}/api/files/${SESSION}/avatar-${alice.number}.png`,
+				phone: alice.number,
+				lid: null,
 				groupId: HIKERS.id,
 			},
-			{ id: bruno.jid, admin: null, name: 'Bruno', imgUrl: null, groupId: HIKERS.id },
+			{
+				id: bruno.jid,
+				admin: null,
+				name: 'Bruno',
+				imgUrl: null,
+				phone: bruno.number,
+				lid: null,
+				groupId: HIKERS.id,
+			},
 			{
 				id: carla.jid,
 				admin: null,
 				name: 'Carla',
 				imgUrl: `${simulator.url}/api/files/${SESSION}/avatar-${carla.number}.png`,
+				phone: carla.number,
+				lid: null,
 				groupId: HIKERS.id,
 			},
 		]);

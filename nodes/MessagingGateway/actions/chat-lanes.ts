@@ -19,7 +19,7 @@ export function chatLaneOf(this: IExecuteFunctions, itemIndex: number): string {
 			const raw = readAheadParameter.call(this, name, itemIndex, '');
 			if (raw === '' || raw === undefined || raw === null) continue;
 			const chat = classifyChat(raw);
-			// A chat of another shape (a @lid, a typo) is keyed by its text: the same text, the same lane.
+			// A chat of another shape (a typo) is keyed by its text: the same text, the same lane.
 			const key = chat ? `${chat.kind}:${chat.value}` : `text:${JSON.stringify(raw)}`;
 			return `${session}\n${key}`;
 		}

@@ -9,13 +9,14 @@ import {
 	showOnlyFor,
 } from '../common.descriptions';
 import { expectList } from '../../helpers/responses';
+import { memberAddresses } from '../../../shared/people';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
 	{
 		...groupIdLocator,
 		description:
-			'The group whose participants are listed, e.g. 120363012345678901@g.us. Outputs one item per participant with their admin role and, when known, name and picture.',
+			'The group whose participants are listed, e.g. 120363012345678901@g.us. Outputs one item per participant with their admin role, their phone and lid (null where the gateway does not say) and, when known, name and picture.',
 	},
 ];
 
@@ -37,5 +38,5 @@ export async function execute(
 	// Each item says which group it came from, so items of several groups stay apart downstream.
 	return expectList
 		.call(this, response, 'participants', itemIndex)
-		.map((participant) => ({ json: { ...participant, groupId } }));
+		.map((participant) => ({ json: { ...participant, ...memberAddresses(participant), groupId } }));
 }

@@ -19,6 +19,7 @@ import {
 	responseOr,
 } from '../../../MessagingGateway/helpers/responses';
 import { numberToChatId } from '../../identifiers';
+import { memberAddresses } from '../../people';
 import { matchesFilter } from '../../lists';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject, describeValue } from '../../values';
@@ -218,6 +219,7 @@ async function getParticipants(
 		json: {
 			...participant,
 			admin: ADMIN_ROLES.has(String(participant.role)) ? participant.role : null,
+			...memberAddresses(participant),
 			groupId,
 		},
 	}));
