@@ -30,21 +30,64 @@ export function otherThan(me: PersonAddresses, ids: readonly unknown[]): PersonA
 	let phone: string | null = null;
 	let lid: string | null = null;
 	for (const id of ids) {
-		if (typeof id !== 'string' || !id.includes('@')) continue;
-		const reference = classifyChat(id);
-		if (reference?.kind === 'contact' && reference.value !== me.phone) phone ??= reference.value;
-		else if (reference?.kind === 'lid' && reference.value !== me.lid) lid ??= reference.value;
+		if (typeof id !== 'string') continue;
+		const found = personOf(id);
+		if (found === undefined) continue;
+		if (found.endsWith('@lid')) {
+			if (found !== me.lid) lid ??= found;
+		} else if (found !== me.phone) {
+			phone ??= found;
+		}
 	}
 	return { phone, lid };
 }
 
-/** The addresses with what a lookup found filled in where the delivery said nothing. */
-export function completedWith(
-	addresses: PersonAddresses,
-	found: Partial<PersonAddresses> | undefined,
-): PersonAddresses {
-	if (!found) return addresses;
-	return { phone: addresses.phone ?? found.phone ?? null, lid: addresses.lid ?? found.lid ?? null };
+const PHONE_ENDINGS = ['@s.whatsapp.net', '@c.us', '@s.messenger.net'];
+const ODD_SPELLING = /[A-Z\s]/;
+
+/**
+ * A person's ID as a gateway writes it: the LID (`<digits>@lid`) or the phone number's digits,
+ * undefined for anything else; the same as classifyChat says, on the way every delivery takes
+ * (no expressions, no copy unless a device suffix is cut off). An ID written another way (upper
+ * case, spaces) goes through classifyChat.
+ */
+function personOf(id: string): string | undefined {
+	if (id.endsWith('@lid')) {
+		const at = id.length - 4;
+		const end = digitsEnd(id, at, 20);
+		if (end === -1) return undefined;
+		return end === at ? id : `${id.slice(0, end)}@lid`;
+	}
+	for (const ending of PHONE_ENDINGS) {
+		if (!id.endsWith(ending)) continue;
+		const end = digitsEnd(id, id.length - ending.length, 15);
+		return end === -1 ? undefined : id.slice(0, end);
+	}
+	if (!ODD_SPELLING.test(id) || !id.includes('@')) return undefined;
+	const reference = classifyChat(id);
+	if (reference?.kind === 'lid' || reference?.kind === 'contact') return reference.value;
+	return undefined;
+}
+
+/**
+ * Where the person's digits before `at` end (at least 6 of them, at most `most`), a device suffix
+ * (`:` and 1 to 3 digits) left out; -1 when there are other characters.
+ */
+function digitsEnd(id: string, at: number, most: number): number {
+	const colon = id.lastIndexOf(':', at);
+	const end = colon === -1 ? at : colon;
+	if (colon !== -1 && (at - colon < 2 || at - colon > 4 || !allDigits(id, colon + 1, at))) {
+		return -1;
+	}
+	return end < 6 || end > most || !allDigits(id, 0, end) ? -1 : end;
+}
+
+function allDigits(text: string, from: number, to: number): boolean {
+	for (let index = from; index < to; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 48 || code > 57) return false;
+	}
+	return true;
 }
 
 /**
