@@ -34,13 +34,11 @@ async function run(simulator: Simulator, parameters: INodeParameters) {
 	);
 }
 
-/** A message Dora sent by LID, as the gateway stored it: its full ID names her LID chat. */
-async function messageFromDora(simulator: Simulator): Promise<string> {
-	const stored = await simulator.injectInboundMessage({ from: dora.lid, text: 'Hello?' });
+/** A message a LID person sent, as the gateway stored it: its full ID names their LID chat. */
+async function messageFrom(simulator: Simulator, lid: string): Promise<string> {
+	const stored = await simulator.injectInboundMessage({ from: lid, text: 'Hello?' });
 	simulator.clearLogs();
-	return `false_${dora.lid}_${String(stored.shortId ?? stored.id)
-		.split('_')
-		.pop()}`;
+	return `false_${lid}_${stored.shortId}`;
 }
 
 const routes = (simulator: Simulator) =>
@@ -48,15 +46,22 @@ const routes = (simulator: Simulator) =>
 		(request) => `${request.method} ${request.path.split('/').slice(0, 3).join('/')}`,
 	);
 
+type Outcome = 'sent to the LID' | 'sent to the phone number' | 'refused';
+
 describe('Mark as Read in a chat addressed by LID', () => {
-	it.each<[EvolutionVersion, 'refused' | 'sent']>([
-		['2.3.0', 'refused'],
-		['2.3.6', 'refused'],
-		['2.3.7', 'refused'],
-		['2.4.0', 'sent'],
-	])('Evolution API %s: %s', async (version, outcome) => {
+	it.each<[EvolutionVersion, 'dora' | 'eli', Outcome]>([
+		// 2.3.x's number check never names a LID's phone number after a LID-addressed message.
+		['2.3.0', 'dora', 'refused'],
+		['2.3.6', 'dora', 'refused'],
+		['2.3.6', 'eli', 'refused'],
+		['2.3.7', 'dora', 'refused'],
+		['2.3.7', 'eli', 'refused'],
+		['2.4.0', 'dora', 'sent to the LID'],
+		['2.4.0', 'eli', 'sent to the LID'],
+	])('Evolution API %s, a message from %s: %s', async (version, who, outcome) => {
 		const simulator = SIMULATORS[version];
-		const messageId = await messageFromDora(simulator);
+		const person = SEED.lidPeople[who];
+		const messageId = await messageFrom(simulator, person.lid);
 
 		const result = await run(simulator, {
 			resource: 'message',
@@ -68,18 +73,51 @@ describe('Mark as Read in a chat addressed by LID', () => {
 			expect(result.status).toBe('error');
 			expect(result.error?.name).toBe('NodeOperationError');
 			expect(result.error?.message).toBe(
-				`Evolution API ${version} marks nothing read in a chat addressed by LID (it answers success and drops the receipt): nothing was sent`,
+				`Evolution API ${version} marks nothing read in a chat addressed by LID (it answers success and drops the receipt), and it knows no phone number for ${person.lid}: nothing was sent`,
 			);
 			expect(result.error?.description).toMatch(/^Evolution API 2\.4\.0 marks them\./);
-			// Only the version was read: no receipt went out.
-			expect(routes(simulator)).toEqual(['GET /']);
-		} else {
-			expect(result.error?.message).toBeUndefined();
-			expect(routes(simulator)).toEqual(['GET /', 'POST /chat/markMessageAsRead']);
-			expect(simulator.requests[1].body).toEqual({
-				readMessages: [expect.objectContaining({ remoteJid: dora.lid })],
-			});
+			// The version and the number were asked: no receipt went out.
+			expect(routes(simulator)).toEqual(['GET /', 'POST /chat/whatsappNumbers']);
+			return;
 		}
+		expect(result.error?.message).toBeUndefined();
+		const receipt = simulator.requests.at(-1);
+		expect(routes(simulator).at(-1)).toBe('POST /chat/markMessageAsRead');
+		expect(receipt?.body).toEqual({
+			readMessages: [
+				expect.objectContaining({
+					remoteJid: outcome === 'sent to the LID' ? person.lid : `${person.number}@s.whatsapp.net`,
+				}),
+			],
+		});
+	});
+
+	it('Evolution API 2.3.6 whose number cache names her phone number: the receipt goes to it', async () => {
+		const simulator = SIMULATORS['2.3.6'];
+		const messageId = await messageFrom(simulator, dora.lid);
+		// The answer of a server that learnt her number from a message addressed by phone number.
+		simulator.injectFault({
+			match: { path: '/chat/whatsappNumbers/' },
+			status: 200,
+			body: [{ exists: true, jid: `${dora.number}@s.whatsapp.net`, number: dora.lid }],
+		});
+
+		const result = await run(simulator, {
+			resource: 'message',
+			operation: 'markAsRead',
+			messageIds: messageId,
+		});
+
+		expect(result.error?.message).toBeUndefined();
+		expect(routes(simulator)).toEqual([
+			'GET /',
+			'POST /chat/whatsappNumbers',
+			'POST /chat/markMessageAsRead',
+		]);
+		expect(simulator.requests[1].body).toEqual({ numbers: [dora.lid] });
+		expect(simulator.requests[2].body).toEqual({
+			readMessages: [expect.objectContaining({ remoteJid: `${dora.number}@s.whatsapp.net` })],
+		});
 	});
 
 	it('reads no version for a phone-number chat', async () => {
@@ -114,9 +152,9 @@ describe('Send Text with typing to a LID', () => {
 
 		if (outcome === 'refused') {
 			expect(result.error?.message).toBe(
-				`Evolution API ${version} cannot show typing or recording to a LID: WhatsApp drops the connection (Baileys #1538): nothing was sent`,
+				`Evolution API ${version} cannot show typing or recording to a LID: WhatsApp drops the connection (Baileys #1538), and it knows no phone number for ${dora.lid}: nothing was sent`,
 			);
-			expect(routes(simulator)).toEqual(['GET /']);
+			expect(routes(simulator)).toEqual(['GET /', 'POST /chat/whatsappNumbers']);
 		} else {
 			expect(result.error?.message).toBeUndefined();
 			expect(routes(simulator)).toEqual(['GET /', 'POST /message/sendText']);

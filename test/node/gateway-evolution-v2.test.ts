@@ -388,6 +388,13 @@ describe('operations whose route and body v2 kept, against the v2 simulator', ()
 			{ isBusiness: true },
 		],
 		['message', 'findStatus', { limit: 10 }, { status: expect.any(String) }],
+		// v2 matches the chat as it stores it (WhatsApp's JID), never the spec's form.
+		[
+			'message',
+			'findStatus',
+			{ limit: 10, filters: { chat: ALICE } },
+			{ remoteJid: `${ALICE}@s.whatsapp.net`, status: expect.any(String) },
+		],
 		['group', 'create', { subject: 'Crew', participants: ALICE }, { subject: 'Crew' }],
 		['group', 'get', { groupId: byId(GROUP_ID) }, { id: GROUP_ID }],
 		['group', 'getMany', {}, { id: expect.stringMatching(/@g\.us$/) }],

@@ -1,5 +1,6 @@
 // `npm run simulator -- --port 3000 --api-key <key> [--host 127.0.0.1] [--gateway evolution-v2|waha]
-// [--evolution-version 2.4.0] [--unlicensed] [--waha-engine GOWS] [--no-waha-store]`: serve a simulator until Ctrl+C.
+// [--evolution-version 2.4.0] [--unlicensed] [--no-number-cache] [--waha-engine GOWS] [--no-waha-store]`: serve a
+// simulator until Ctrl+C.
 import {
 	DEFAULT_API_KEY,
 	SEED,
@@ -16,7 +17,7 @@ const GATEWAYS: Gateway[] = ['spec', 'evolution-v2', 'waha'];
 const EVOLUTION_VERSIONS: EvolutionVersion[] = ['2.3.0', '2.3.6', '2.3.7', '2.4.0'];
 const WAHA_ENGINES: WahaEngine[] = ['NOWEB', 'GOWS', 'WEBJS'];
 /** Flags that take no value. */
-const SWITCHES = ['--unlicensed', '--no-waha-store'];
+const SWITCHES = ['--unlicensed', '--no-number-cache', '--no-waha-store'];
 
 type CliOptions = Required<Pick<SimulatorOptions, 'port' | 'host' | 'apiKey' | 'gateway'>> &
 	SimulatorOptions;
@@ -24,6 +25,7 @@ type CliOptions = Required<Pick<SimulatorOptions, 'port' | 'host' | 'apiKey' | '
 const USAGE = [
 	`Usage: npm run simulator -- [--port ${DEFAULT_PORT}] [--host ${DEFAULT_HOST}] [--api-key ${DEFAULT_API_KEY}] [--gateway ${GATEWAYS.join('|')}]`,
 	`  evolution-v2: [--evolution-version ${EVOLUTION_VERSIONS.join('|')}] (default 2.3.6) [--unlicensed] (2.4.0: every business route answers 503 until activated)`,
+	`                [--no-number-cache] (DATABASE_SAVE_IS_ON_WHATSAPP=false: whatsappNumbers never reads or writes its number cache)`,
 	`  waha:         [--waha-engine ${WAHA_ENGINES.join('|')}] (default NOWEB) [--no-waha-store] (NOWEB without its store: the LID routes answer 400)`,
 ].join('\n');
 
@@ -48,6 +50,10 @@ function parseArguments(argv: string[]): CliOptions {
 		}
 		if (flag === '--unlicensed') {
 			options.licensed = false;
+			continue;
+		}
+		if (flag === '--no-number-cache') {
+			options.evolutionNumberCache = false;
 			continue;
 		}
 		if (flag === '--no-waha-store') {
@@ -90,7 +96,12 @@ function parseArguments(argv: string[]): CliOptions {
 		}
 	}
 	// A release or engine names its gateway: `--waha-engine GOWS` alone plays WAHA.
-	if (!gatewayGiven && (options.evolutionVersion || options.licensed === false))
+	if (
+		!gatewayGiven &&
+		(options.evolutionVersion ||
+			options.licensed === false ||
+			options.evolutionNumberCache === false)
+	)
 		options.gateway = 'evolution-v2';
 	if (!gatewayGiven && (options.wahaEngine || options.wahaStore === false))
 		options.gateway = 'waha';
@@ -103,6 +114,7 @@ function playing(options: CliOptions): string {
 	const details = [
 		options.evolutionVersion && `Evolution API ${options.evolutionVersion}`,
 		options.licensed === false && 'not licensed',
+		options.evolutionNumberCache === false && 'no number cache',
 		options.wahaEngine && `engine ${options.wahaEngine}`,
 		options.wahaStore === false && 'no NOWEB store',
 	].filter(Boolean);

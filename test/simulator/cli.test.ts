@@ -41,6 +41,10 @@ describe('the simulator CLI', () => {
 			/licensed: false needs evolutionVersion 2.4.0/,
 		],
 		[['--evolution-version', '2.5.0'], /Unknown Evolution API version: 2.5.0/],
+		[
+			['--gateway', 'waha', '--no-number-cache'],
+			/evolutionNumberCache applies to the evolution-v2 gateway/,
+		],
 	])('refuses %j with the usage (exit 2)', async (args, message) => {
 		const { code, stderr } = await runCli(args);
 		expect(code).toBe(2);

@@ -26,6 +26,8 @@ export interface Played {
 	evolutionVersion: EvolutionVersion;
 	/** The licence state a fresh (or reset) simulator starts with. */
 	licensed: boolean;
+	/** Evolution 2.3.6+'s IsOnWhatsapp number cache is on (`DATABASE_SAVE_IS_ON_WHATSAPP=true`). */
+	evolutionNumberCache: boolean;
 	wahaEngine: WahaEngine;
 	wahaStore: boolean;
 }
@@ -34,6 +36,7 @@ export const DEFAULT_PLAYED: Played = {
 	gateway: 'spec',
 	evolutionVersion: '2.3.6',
 	licensed: true,
+	evolutionNumberCache: true,
 	wahaEngine: 'NOWEB',
 	wahaStore: true,
 };
@@ -104,6 +107,11 @@ export interface RequestContext {
 	apiKey: string | undefined;
 	/** Webhook events raised while handling; they are sent once the response has gone out. */
 	events: EventSink;
+	/**
+	 * The body as the client sent it, before the gateway's `wire` rewrite made its identifiers the
+	 * simulator's (`body`): for routes that must tell apart how a JID was spelt.
+	 */
+	sentBody?: unknown;
 	/** Tells the request log how the route judged the apikey header. */
 	setAuth(auth: RecordedRequest['auth']): void;
 }

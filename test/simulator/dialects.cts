@@ -37,7 +37,8 @@ export interface Dialect {
 
 /**
  * WhatsApp's own contact JIDs (`…@s.whatsapp.net`), which Evolution API writes, for the spec's
- * `…@s.messenger.net` that the simulator keeps inside; requests naming either reach the same contact.
+ * `…@s.messenger.net` that the simulator keeps inside; requests naming either reach the same contact,
+ * except where a route reads the body as sent (`sentBody`: Evolution v2's searches match exactly).
  */
 const WHATSAPP_JIDS: WireRewrite = {
 	outgoing: (json) => json.replace(/(\d)@s\.messenger\.net\b/g, '$1@s.whatsapp.net'),
@@ -76,7 +77,7 @@ function evolutionV2(played: Played): Dialect {
 			...controlRoutes,
 		],
 		familyOf: (rawPath) => (isControlPath(rawPath) ? 'control' : 'instance'),
-		events: evolutionV2Events(played.evolutionVersion),
+		events: evolutionV2Events(played.evolutionVersion, played.evolutionNumberCache),
 		delivery: { ...EVOLUTION_V2_DELIVERY, wire: WHATSAPP_JIDS },
 		wire: WHATSAPP_JIDS,
 		gate: licensing ? licenceGate : undefined,

@@ -144,6 +144,10 @@ describe('release and engine options', () => {
 	it.each<[SimulatorOptions, RegExp]>([
 		[{ evolutionVersion: '2.4.0' }, /evolutionVersion applies to the evolution-v2 gateway/],
 		[{ gateway: 'waha', licensed: false }, /licensed applies to the evolution-v2 gateway/],
+		[
+			{ gateway: 'waha', evolutionNumberCache: false },
+			/evolutionNumberCache applies to the evolution-v2 gateway/,
+		],
 		[{ gateway: 'evolution-v2', wahaEngine: 'GOWS' }, /wahaEngine applies to the waha gateway/],
 		[{ wahaStore: false }, /wahaStore applies to the waha gateway/],
 		[{ gateway: 'evolution-v2', licensed: false }, /licensed: false needs evolutionVersion 2.4.0/],

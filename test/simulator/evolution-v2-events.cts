@@ -10,6 +10,7 @@ import {
 	type GatewayEvents,
 	type ParticipantsUpdate,
 } from './events.cts';
+import { recordUpsertV2 } from './evolution-v2-store.cts';
 import { isGroupId, isLid, newPairingCode, newQrPayload } from './ids.cts';
 import { qrCodeDataUri } from './png.cts';
 import { evolutionContent, evolutionKey, fileUrlOrNull } from './render.cts';
@@ -243,7 +244,7 @@ export function v2UpsertData(
  * (its key as sent); a message from the network or typed on the phone raises MESSAGES_UPSERT.
  * `base64` with the webhook's base64 on, for media.
  */
-function messageEmitter(version: EvolutionVersion): GatewayEvents['message'] {
+function messageEmitter(version: EvolutionVersion, numberCache: boolean): GatewayEvents['message'] {
 	return (sink, baseUrl, instance, message) => {
 		const base64 = webhookBase64(instance, message);
 		if (message.source === 'api') {
@@ -252,6 +253,8 @@ function messageEmitter(version: EvolutionVersion): GatewayEvents['message'] {
 		} else {
 			const upsert = v2UpsertData(instance, message, baseUrl, version, base64);
 			sink.emit(instance, 'MESSAGES_UPSERT', upsert);
+			const storedKey = storedKeyOf(instance, message, version);
+			recordUpsertV2(instance, message, storedKey, upsert.key as Json, version, numberCache);
 		}
 	};
 }
@@ -363,10 +366,13 @@ function participantsV2(
 	sink.emit(instance, 'GROUP_PARTICIPANTS_UPDATE', { ...update, participantsData });
 }
 
-/** What the control API's happenings raise in a release. */
-export function evolutionV2Events(version: EvolutionVersion): GatewayEvents {
+/**
+ * What the control API's happenings raise in a release; `numberCache`: whether its IsOnWhatsapp
+ * cache is on (messages write it).
+ */
+export function evolutionV2Events(version: EvolutionVersion, numberCache = true): GatewayEvents {
 	return {
-		message: messageEmitter(version),
+		message: messageEmitter(version, numberCache),
 		// A revoke from the network: MESSAGES_DELETE carries the revoked message's stored key,
 		// with `status: 'DELETED'` from 2.3.7 on.
 		deletion: (sink, instance, message) => {

@@ -103,7 +103,7 @@ const WAHA_ENGINES: WahaEngine[] = ['NOWEB', 'GOWS', 'WEBJS'];
 function playedOf(options: SimulatorOptions): Played {
 	const gateway = options.gateway ?? 'spec';
 	const given = (name: keyof SimulatorOptions) => options[name] !== undefined;
-	for (const name of ['evolutionVersion', 'licensed'] as const) {
+	for (const name of ['evolutionVersion', 'licensed', 'evolutionNumberCache'] as const) {
 		if (given(name) && gateway !== 'evolution-v2')
 			throw new Error(`${name} applies to the evolution-v2 gateway, not "${gateway}"`);
 	}
@@ -115,6 +115,7 @@ function playedOf(options: SimulatorOptions): Played {
 		gateway,
 		evolutionVersion: options.evolutionVersion ?? DEFAULT_PLAYED.evolutionVersion,
 		licensed: options.licensed ?? DEFAULT_PLAYED.licensed,
+		evolutionNumberCache: options.evolutionNumberCache ?? DEFAULT_PLAYED.evolutionNumberCache,
 		wahaEngine: options.wahaEngine ?? DEFAULT_PLAYED.wahaEngine,
 		wahaStore: options.wahaStore ?? DEFAULT_PLAYED.wahaStore,
 	};

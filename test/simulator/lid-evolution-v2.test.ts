@@ -243,7 +243,7 @@ describe.each(VERSIONS)('Evolution API %s and LID people', (version) => {
 		expect(await unread()).toBe(version === '2.4.0' ? 0 : 1);
 	});
 
-	it('chat/findContacts finds a LID person by their LID, and lists them nowhere else', async () => {
+	it('chat/findContacts finds a LID person by their LID, and lists them nowhere before they write', async () => {
 		const find = (where: Key) => api().post(`/chat/findContacts/${INSTANCE}`, { where });
 		const byLid = await find({ remoteJid: eli.lid });
 		expect(byLid.data).toEqual([

@@ -292,6 +292,7 @@ export class SimulatorServer {
 			query: read(query),
 			headers: request.headers,
 			body: read(parsed.value),
+			sentBody: parsed.value,
 			apiKey,
 			events,
 			setAuth: (auth) => {

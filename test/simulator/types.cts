@@ -34,6 +34,13 @@ export interface SimulatorOptions {
 	 * false, every business route answers 503 LICENSE_REQUIRED until it is activated (`setLicensed`).
 	 */
 	licensed?: boolean;
+	/**
+	 * `evolution-v2` only: Evolution's IsOnWhatsapp number cache (`DATABASE_SAVE_IS_ON_WHATSAPP`,
+	 * true in its .env.example); defaults to true. 2.3.6, 2.3.7 and 2.4.0 write it from each message
+	 * and whatsappNumbers answer, and whatsappNumbers answers from it first (a LID cached beside a
+	 * phone is answered as the phone). False: whatsappNumbers never reads or writes it (2.3.0: no effect).
+	 */
+	evolutionNumberCache?: boolean;
 	/** `waha` only: the engine played; defaults to `NOWEB`. */
 	wahaEngine?: WahaEngine;
 	/** `waha` NOWEB only: whether the session runs NOWEB's store; defaults to true. Without it the LID routes answer 400. */

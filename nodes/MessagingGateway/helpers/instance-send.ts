@@ -9,7 +9,7 @@ import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { parseFullMessageId, toChatId, toNumber } from '../../shared/identifiers';
 import type { GatewayName, InstanceRequest } from '../../shared/gateways';
 import { evolutionV2Request } from '../../shared/gateways/evolution-v2/requests';
-import { checkLidSupport } from '../../shared/gateways/evolution-v2/versions';
+import { fitLidsToVersion } from '../../shared/gateways/evolution-v2/versions';
 import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
 import { textFrom } from './fields';
 import { chatIdToJid, delayAndPresence, fullIdFromKey, responseObject } from './message';
@@ -51,21 +51,22 @@ export function readSendOptions(
 
 /**
  * How each gateway other than the Messaging Gateway API takes an instance-family request, and
- * what it refuses before sending (what its version cannot do with a LID).
+ * how it fits it to what the server can do (what its version cannot do with a LID).
  */
 const INSTANCE_REQUESTS: Partial<
 	Record<
 		GatewayName,
 		{
 			translate: (request: InstanceRequest) => InstanceRequest;
-			check: (
+			fit: (
 				this: IExecuteFunctions,
 				request: InstanceRequest,
+				session: string,
 				itemIndex: number,
-			) => Promise<void>;
+			) => Promise<InstanceRequest>;
 		}
 	>
-> = { evolutionV2: { translate: evolutionV2Request, check: checkLidSupport } };
+> = { evolutionV2: { translate: evolutionV2Request, fit: fitLidsToVersion } };
 
 /**
  * Sends a request to an instance-family route (`/<family>/<action>/<session>`) as the
@@ -78,14 +79,15 @@ export async function instanceRequest(
 	itemIndex: number,
 ): Promise<unknown> {
 	const gateway = INSTANCE_REQUESTS[await selectedGateway.call(this)];
-	const sent = gateway ? gateway.translate(request) : request;
-	if (gateway) await gateway.check.call(this, sent, itemIndex);
+	const sent = gateway
+		? await gateway.fit.call(this, gateway.translate(request), session, itemIndex)
+		: request;
 	const [family, action] = sent.route.split('/');
 	return await gatewayApiRequest.call(
 		this,
 		sent.method,
 		gatewayPath`/${family}/${action}/${session}`,
-		{ body: sent.body, qs: sent.qs, itemIndex },
+		{ body: sent.body, qs: sent.qs, itemIndex, read: sent.read },
 	);
 }
 

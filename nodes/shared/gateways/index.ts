@@ -73,6 +73,8 @@ export interface InstanceRequest {
 	route: string;
 	body?: IDataObject;
 	qs?: IDataObject;
+	/** A read sent with POST (a search): retried as reads are. */
+	read?: boolean;
 }
 
 /**

@@ -5,11 +5,17 @@ import type { RequestContext, Route } from '../core.cts';
 import { evolutionError, HttpError } from '../errors.cts';
 import { messageRecordId, reconnectV2, v2MessageRaw } from '../evolution-v2-events.cts';
 import {
+	cachedNumber,
+	contactRowsV2,
+	saveNumberCache,
+	type ContactRow,
+} from '../evolution-v2-store.cts';
+import {
 	chatIdToJid,
-	contactJid,
+	CONTACT_JID_SUFFIX,
 	createJid,
 	isGroupId,
-	numberOfContactId,
+	isLid,
 	personJid,
 } from '../ids.cts';
 import { decodeBase64Payload, extensionFor } from '../media.cts';
@@ -33,7 +39,7 @@ import {
 	whatsappNumberV2,
 } from './evolution-v2-common.cts';
 import { instanceGuard } from './guards.cts';
-import { storedPushName } from './instance-contacts.cts';
+import { sortNumbers } from './instance-contacts.cts';
 import {
 	protocolMessageResult,
 	readMessages,
@@ -57,8 +63,7 @@ function whatsappNumbers(context: RequestContext) {
 		const numbers = bodyOf(context).numbers;
 		// `data.numbers.forEach` on a body without numbers: a TypeError, which JSON writes as {}.
 		if (!Array.isArray(numbers)) return { status: 400, body: {} };
-		const version = context.core.played.evolutionVersion;
-		return { status: 200, body: whatsappNumberV2(instance, numbers.map(String), version) };
+		return { status: 200, body: whatsappNumbersV2(context, instance, numbers.map(String)) };
 	} catch (error) {
 		if (!(error instanceof HttpError) || !isObject(error.body)) throw error;
 		const { status, error: reason, response } = error.body as JsonObject;
@@ -66,6 +71,65 @@ function whatsappNumbers(context: RequestContext) {
 		if (message === 'Connection Closed') return { status: 400, body: CONNECTION_CLOSED_BOOM };
 		return { status: 400, body: { status, error: reason, message } };
 	}
+}
+
+type OnWhatsApp = ReturnType<typeof whatsappNumberV2>[number];
+
+/**
+ * The route's own answer (sends and fetchProfile keep whatsappNumberV2's). From 2.3.6 on, each user
+ * is looked up first in the IsOnWhatsapp cache (when it is on): a row that has the JID answers its
+ * own `remoteJid` (a LID cached beside a phone answers the phone) with its `lid` flag; else a LID is
+ * valid as it is (`lid: 'lid'`). `name` is the push name of the Contact row under the JID answered,
+ * among the rows of the JIDs asked (a LID's row once the person has written). Users that exist and
+ * were not cached are cached afterwards. 2.3.0 reads no LID from its cache: its answer stays.
+ */
+function whatsappNumbersV2(
+	context: RequestContext,
+	instance: Instance,
+	numbers: string[],
+): OnWhatsApp[] {
+	const { evolutionVersion: version, evolutionNumberCache: cacheOn } = context.core.played;
+	const answers = whatsappNumberV2(instance, numbers, version);
+	if (version === '2.3.0') return answers;
+	const asked = new Set(sortNumbers(numbers).users.map(({ jid }) => jid));
+	const rows = new Map<string, ContactRow>(
+		contactRowsV2(instance).map((row) => [row.remoteJid, row]),
+	);
+	const nameOf = (jid: string) =>
+		asked.has(jid) ? rows.get(jid)?.pushName || undefined : undefined;
+	const entry = (jid: string, number: string, name?: string, lid?: string): OnWhatsApp => ({
+		jid,
+		exists: true,
+		number,
+		...(name ? { name } : {}),
+		...(lid ? { lid } : {}),
+	});
+	const users = answers.map((answer) => {
+		if (answer.jid === 'status@broadcast' || isGroupId(answer.jid)) return { answer, user: false };
+		const jid = createJid(answer.number);
+		const cached = cacheOn ? cachedNumber(instance, jid) : undefined;
+		if (cached) {
+			// The network's answer, where it names the same JID, keeps its name.
+			const name =
+				(cached.remoteJid === answer.jid ? answer.name : undefined) ?? nameOf(cached.remoteJid);
+			const lid = cached.lid ?? (isLid(cached.remoteJid) ? 'lid' : undefined);
+			return { answer: entry(cached.remoteJid, answer.number, name, lid), user: false };
+		}
+		if (isLid(jid)) return { answer: entry(jid, answer.number, nameOf(jid), 'lid'), user: true };
+		// The network's answer: its JID's row (2.3.7 writes a LID person's under the phone) names it.
+		const name = answer.name ?? nameOf(answer.jid);
+		return { answer: name ? { ...answer, name } : answer, user: true };
+	});
+	if (cacheOn) {
+		for (const { answer, user } of users) {
+			if (!user || !answer.exists) continue;
+			saveNumberCache(instance, version, {
+				remoteJid: answer.jid,
+				lid: answer.lid === 'lid' ? 'lid' : undefined,
+			});
+		}
+	}
+	return users.map(({ answer }) => answer);
 }
 
 /** The Boom error Baileys throws on a closed socket, as JSON.stringify writes it. */
@@ -257,55 +321,72 @@ function paged<T>(rows: T[], body: JsonObject, defaultOffset: number | undefined
 	return { rows: rows.slice(offset * (page - 1), offset * page), offset, page };
 }
 
+/** What no row of Evolution's database holds: a search by a JID the real server would not find compares with it. */
+const NO_SUCH_JID = '@s.messenger.net (not a WhatsApp JID)';
+
+function valueAt(body: unknown, path: string[]): unknown {
+	let value = body;
+	for (const name of path) value = isObject(value) ? value[name] : undefined;
+	return value;
+}
+
 /**
- * `where.remoteJid` as fetchContacts and fetchChats read it: a JID, or a number made one. A
- * contact's WhatsApp JID (`…@s.whatsapp.net`) is the one this simulator writes `…@s.messenger.net`.
+ * A JID the searches (findMessages, findContacts, findChats, findStatusMessage) compare exactly with
+ * their rows, as the client sent it at `path` in the body. Evolution's rows hold WhatsApp's JIDs
+ * (`…@s.whatsapp.net`, `…@lid`, `…@g.us`), which this dialect reads as the simulator's own
+ * (`…@s.messenger.net`); a value the client itself spelt `…@s.messenger.net` is no WhatsApp JID, so
+ * it becomes one that finds nothing, as on the real server.
  */
-function remoteJidFilter(where: JsonObject): string | undefined {
-	const remoteJid = where.remoteJid;
+function searchedJid(context: RequestContext, ...path: string[]): unknown {
+	const sent = valueAt(context.sentBody, path);
+	if (typeof sent === 'string' && sent.includes(CONTACT_JID_SUFFIX)) return NO_SUCH_JID;
+	return valueAt(context.body, path);
+}
+
+/** `where.remoteJid` as fetchContacts and fetchChats read it: a JID as sent, or a number made one. */
+function remoteJidFilter(context: RequestContext): string | undefined {
+	const remoteJid = searchedJid(context, 'where', 'remoteJid');
 	if (typeof remoteJid !== 'string' || !remoteJid) return undefined;
-	if (!remoteJid.includes('@')) return createJid(remoteJid);
-	const number = remoteJid.endsWith('@s.whatsapp.net') ? numberOfContactId(remoteJid) : undefined;
-	return number ? contactJid(number) : remoteJid;
+	return remoteJid.includes('@') ? remoteJid : createJid(remoteJid);
 }
 
 const whereOf = (body: JsonObject) => (isObject(body.where) ? body.where : {});
 
 /**
- * fetchContacts: the Contact rows, filtered by `where.remoteJid` only (`where.id`, which the schema
- * allows, filters nothing), paged only when `offset` is given. Someone addressed by LID has a row
- * under their LID (exactly: a device suffix finds nothing), which only a search by it shows here, so
- * the address book's counts stay the seed's.
+ * fetchContacts: the Contact rows (the address book, then the rows messages from people addressed
+ * by LID wrote: under the LID, under the phone on 2.3.7, none for Eli on 2.3.6 with the number cache
+ * on), filtered by `where.remoteJid` only (`where.id`, which the schema allows, filters nothing),
+ * paged only when `offset` is given. A person addressed by LID is also found by their LID before
+ * they have written (exactly: a device suffix finds nothing); only a row lists them.
  */
 function findContacts(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
-	const remoteJid = remoteJidFilter(whereOf(body));
-	const row = (id: string, jid: string, pushName: string, picture?: string) => ({
-		id: `cmc${id}`,
-		remoteJid: jid,
-		pushName,
-		profilePicUrl: fileUrlOrNull(context.core.baseUrl, instance, picture),
-		createdAt: SEED_ROW_DATE,
-		updatedAt: SEED_ROW_DATE,
-		instanceId: instance.instanceId,
-		isGroup: false,
-		isSaved: true,
-		type: 'contact',
-	});
+	const remoteJid = remoteJidFilter(context);
+	const row = ({ remoteJid: jid, pushName, pictureFile }: ContactRow) => {
+		const profilePicUrl = fileUrlOrNull(context.core.baseUrl, instance, pictureFile);
+		const isSaved = Boolean(pushName) || Boolean(profilePicUrl);
+		return {
+			id: `cmc${jid.split('@')[0]}`,
+			remoteJid: jid,
+			pushName,
+			profilePicUrl,
+			createdAt: SEED_ROW_DATE,
+			updatedAt: SEED_ROW_DATE,
+			instanceId: instance.instanceId,
+			isGroup: false,
+			isSaved,
+			type: isSaved ? 'contact' : 'group_member',
+		};
+	};
+	const stored = contactRowsV2(instance).filter(
+		(contactRow) => remoteJid === undefined || contactRow.remoteJid === remoteJid,
+	);
 	const lidPerson = remoteJid === undefined ? undefined : instance.lidPeople.get(remoteJid);
-	const rows = lidPerson
-		? [row(lidPerson.lid.split('@')[0], lidPerson.lid, lidPerson.pushName)]
-		: [...instance.contacts.values()]
-				.map((contact) =>
-					row(
-						contact.number,
-						contactJid(contact.number),
-						storedPushName(contact),
-						contact.pictureFile,
-					),
-				)
-				.filter((contactRow) => remoteJid === undefined || contactRow.remoteJid === remoteJid);
-	return { status: 200, body: paged(rows, body, undefined).rows };
+	const rows =
+		stored.length === 0 && lidPerson
+			? [{ remoteJid: lidPerson.lid, pushName: lidPerson.pushName }]
+			: stored;
+	return { status: 200, body: paged(rows.map(row), body, undefined).rows };
 }
 
 /** A Message row as the database searches select it (the key as the release stores it). */
@@ -365,7 +446,11 @@ function chatFilter(version: EvolutionVersion, key: JsonObject) {
 function findMessages(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
 	const where = whereOf(body);
-	const key = isObject(where.key) ? where.key : {};
+	const given = isObject(where.key) ? where.key : {};
+	// The JIDs as the database compares them (exactly as sent).
+	const key: JsonObject = { ...given };
+	for (const name of ['remoteJid', 'remoteJidAlt', 'participant'])
+		if (name in given) key[name] = searchedJid(context, 'where', 'key', name);
 	const span = timestampSpan(where);
 	const version = context.core.played.evolutionVersion;
 	const inChat = chatFilter(version, key);
@@ -432,7 +517,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  */
 function findChats(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
-	const remoteJid = remoteJidFilter(whereOf(body));
+	const remoteJid = remoteJidFilter(context);
 	const rows = [...instance.chats.values()]
 		.map((chat) => ({ chat, messages: messagesOfChat(instance, chat.id) }))
 		.filter(
@@ -474,8 +559,8 @@ function findChats(context: RequestContext, instance: Instance) {
 }
 
 /**
- * fetchStatusMessage: MessageUpdate rows, `where.remoteJid` as given and `where.id` (the message id)
- * matched, 50 a page.
+ * fetchStatusMessage: MessageUpdate rows, `where.remoteJid` exactly as sent and `where.id` (the
+ * message id) matched, 50 a page.
  */
 function findStatusMessage(context: RequestContext, instance: Instance) {
 	const body = bodyOf(context);
@@ -493,9 +578,10 @@ function findStatusMessage(context: RequestContext, instance: Instance) {
 			instanceId: instance.instanceId,
 		})),
 	);
+	const remoteJid = searchedJid(context, 'where', 'remoteJid');
 	const matching = rows.filter(
 		(row) =>
-			(where.remoteJid === undefined || row.remoteJid === where.remoteJid) &&
+			(remoteJid === undefined || row.remoteJid === remoteJid) &&
 			(where.id === undefined || row.keyId === where.id),
 	);
 	return { status: 200, body: paged(matching, body, 50).rows };

@@ -70,7 +70,7 @@ function prefixedVariants(
 }
 
 /** The other spellings Evolution tries for a number as sent: Brazilian, Mexican or Argentinian. */
-function spellingsOf(number: string): string[] {
+export function spellingsOf(number: string): string[] {
 	const variants = number.startsWith('55')
 		? brazilianVariants(number)
 		: number.startsWith('52')

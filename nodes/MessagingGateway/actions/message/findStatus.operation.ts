@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { instanceRequest } from '../../helpers/instance-send';
 import { CHAT_KINDS, parseChat, toJid } from '../../../shared/identifiers';
 import { readShortMessageId } from '../../helpers/message';
 import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
@@ -88,11 +88,11 @@ export async function execute(
 		where.fromMe = booleanFrom.call(this, filters.fromMe, 'From Me', itemIndex);
 	}
 
-	const response = await gatewayApiRequest.call(
+	const response = await instanceRequest.call(
 		this,
-		'POST',
-		gatewayPath`/chat/findStatusMessage/${session}`,
-		{ body: { where, limit }, itemIndex, read: true },
+		{ method: 'POST', route: 'chat/findStatusMessage', body: { where, limit }, read: true },
+		session,
+		itemIndex,
 	);
 	// One item per status record; no records, no items (users can turn on "Always Output Data").
 	const records = Array.isArray(response)

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { InstanceRequest } from '../index';
+import { asObject } from '../../values';
 import { evolutionV2SendBody, keyForV2, whatsappJid } from './send-bodies';
 
 function keysForV2(keys: unknown): IDataObject[] {
@@ -26,6 +27,15 @@ const CHANGED_ROUTES: Record<string, (request: InstanceRequest) => InstanceReque
 		const body = keyForV2(request.body ?? {});
 		if (typeof body.participant === 'string') body.participant = whatsappJid(body.participant);
 		return { ...request, body };
+	},
+	// v2 matches the chat exactly as stored: WhatsApp's JID, never the spec's.
+	'chat/findStatusMessage': (request) => {
+		const where = asObject(request.body?.where);
+		if (typeof where?.remoteJid !== 'string') return request;
+		return {
+			...request,
+			body: { ...request.body, where: { ...where, remoteJid: whatsappJid(where.remoteJid) } },
+		};
 	},
 	'group/updateParticipant': (request) => ({ ...request, method: 'POST' }),
 	'instance/restart': (request) => ({ ...request, method: 'POST' }),
