@@ -5,7 +5,7 @@ import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
 import { asObject } from '../shared/values';
-import { addressesOf, NO_ADDRESSES } from '../shared/people';
+import { addressesOf, NO_ADDRESSES, personOf } from '../shared/people';
 import type { PersonAddresses } from '../shared/people';
 import { messageText, textOf } from '../shared/message-text';
 import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
@@ -94,6 +94,9 @@ function chatOf(remoteJid: string): ChatReference | undefined {
  */
 export function chatIdOf(jid: string | undefined): string | undefined {
 	if (!jid) return undefined;
+	// A person's ID as gateways write it is read without expressions (every message event has one).
+	const person = personOf(jid);
+	if (person !== undefined) return person.endsWith('@lid') ? person : `${person}@c.us`;
 	const reference = chatOf(jid);
 	if (!reference) return jid;
 	return reference.kind === 'contact' ? `${reference.value}@c.us` : reference.value;

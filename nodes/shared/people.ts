@@ -29,7 +29,9 @@ export function addressesOf(...ids: unknown[]): PersonAddresses {
 export function otherThan(me: PersonAddresses, ids: readonly unknown[]): PersonAddresses {
 	let phone: string | null = null;
 	let lid: string | null = null;
-	for (const id of ids) {
+	// An indexed loop: the trigger reads a delivery's IDs on every message event.
+	for (let index = 0; index < ids.length; index++) {
+		const id = ids[index];
 		if (typeof id !== 'string') continue;
 		const found = personOf(id);
 		if (found === undefined) continue;
@@ -51,14 +53,15 @@ const ODD_SPELLING = /[A-Z\s]/;
  * (no expressions, no copy unless a device suffix is cut off). An ID written another way (upper
  * case, spaces) goes through classifyChat.
  */
-function personOf(id: string): string | undefined {
+export function personOf(id: string): string | undefined {
 	if (id.endsWith('@lid')) {
 		const at = id.length - 4;
 		const end = digitsEnd(id, at, 20);
 		if (end === -1) return undefined;
 		return end === at ? id : `${id.slice(0, end)}@lid`;
 	}
-	for (const ending of PHONE_ENDINGS) {
+	for (let index = 0; index < PHONE_ENDINGS.length; index++) {
+		const ending = PHONE_ENDINGS[index];
 		if (!id.endsWith(ending)) continue;
 		const end = digitsEnd(id, id.length - ending.length, 15);
 		return end === -1 ? undefined : id.slice(0, end);
@@ -74,10 +77,13 @@ function personOf(id: string): string | undefined {
  * (`:` and 1 to 3 digits) left out; -1 when there are other characters.
  */
 function digitsEnd(id: string, at: number, most: number): number {
-	const colon = id.lastIndexOf(':', at);
-	const end = colon === -1 ? at : colon;
-	if (colon !== -1 && (at - colon < 2 || at - colon > 4 || !allDigits(id, colon + 1, at))) {
-		return -1;
+	let end = at;
+	// A device suffix is at most 3 digits: look that far back only.
+	for (let index = at - 1; index >= at - 4 && index >= 0; index--) {
+		if (id.charCodeAt(index) !== 58) continue;
+		if (index === at - 1 || !allDigits(id, index + 1, at)) return -1;
+		end = index;
+		break;
 	}
 	return end < 6 || end > most || !allDigits(id, 0, end) ? -1 : end;
 }
