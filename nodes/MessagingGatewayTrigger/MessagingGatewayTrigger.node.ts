@@ -52,10 +52,7 @@ import { selectedGateway } from '../shared/transport';
 import { credentialApiKey } from './credential-key';
 import { Redactor } from './secrets';
 import { TextKeyedCache } from './text-keyed-cache';
-import { lacksPhone, LOOKUP_DEADLINE_MS, lookUpMissingPhones } from './phone-lookups';
-import type { PhoneLookup } from './phone-lookups';
-import { evolutionLidPair } from '../shared/gateways/evolution-v2/lids';
-import { wahaLidPair } from '../shared/gateways/waha/lids';
+import { withPhonesLookedUp } from './phone-lookups';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */
 const DELIVERY_ATTEMPTS = 3;
@@ -163,50 +160,6 @@ const WEBHOOK_REGISTRARS: Record<GatewayName, WebhookRegistrar> = {
 	evolutionV2: replacingRegistrar(EVOLUTION_V2_WEBHOOKS),
 	waha: WAHA_WEBHOOKS,
 };
-
-/**
- * How each gateway finds the phone number of a person a delivery names only by LID (Look Up Phone
- * Numbers); the Messaging Gateway API has no such thing.
- */
-const PHONE_LOOKUPS: Partial<Record<GatewayName, PhoneLookup>> = {
-	evolutionV2: async function (session, lid, groupId) {
-		return await evolutionLidPair.call(this, session, { kind: 'lid', value: lid }, groupId, {
-			timeoutMs: LOOKUP_DEADLINE_MS,
-		});
-	},
-	waha: async function (session, lid) {
-		return await wahaLidPair.call(
-			this,
-			session,
-			{ kind: 'lid', value: lid },
-			{
-				timeoutMs: LOOKUP_DEADLINE_MS,
-			},
-		);
-	},
-};
-
-/**
- * The item with the phone numbers the delivery lacked looked up, where the trigger is asked to
- * and the gateway can (a promise only then: most items need nothing asynchronous). The gateway
- * is the credential's, read only for an item that lacks a number (`gateway`, when known already).
- */
-function withPhonesLookedUp(
-	this: IWebhookFunctions,
-	item: INodeExecutionData | Promise<INodeExecutionData>,
-	output: DeliveryOutput,
-	gateway?: GatewayName,
-): INodeExecutionData | Promise<INodeExecutionData> {
-	if (!output.simplify || !output.lookUpPhoneNumbers) return item;
-	const fill = async (ready: INodeExecutionData) => {
-		if (!lacksPhone(ready.json)) return ready;
-		const lookup = PHONE_LOOKUPS[gateway ?? (await selectedGateway.call(this))];
-		if (lookup) await lookUpMissingPhones.call(this, ready.json, lookup);
-		return ready;
-	};
-	if (item instanceof Promise) return item.then(fill);
-	return lacksPhone(item.json) ? fill(item) : item;
-}
 
 /** The credential's gateway's registrar (read in the hooks, never per delivery). */
 async function webhookRegistrarOf(this: IHookFunctions): Promise<WebhookRegistrar> {

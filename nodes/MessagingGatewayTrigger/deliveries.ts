@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { classifyChat } from '../shared/identifiers';
+import { asChatId, classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
 import { asObject } from '../shared/values';
-import { addressesOf, NO_ADDRESSES, personOf } from '../shared/people';
+import { addressesOf, NO_ADDRESSES } from '../shared/people';
 import type { PersonAddresses } from '../shared/people';
 import { messageText, textOf } from '../shared/message-text';
 import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
@@ -93,13 +93,7 @@ function chatOf(remoteJid: string): ChatReference | undefined {
  * form the action node's Chat fields take.
  */
 export function chatIdOf(jid: string | undefined): string | undefined {
-	if (!jid) return undefined;
-	// A person's ID as gateways write it is read without expressions (every message event has one).
-	const person = personOf(jid);
-	if (person !== undefined) return person.endsWith('@lid') ? person : `${person}@c.us`;
-	const reference = chatOf(jid);
-	if (!reference) return jid;
-	return reference.kind === 'contact' ? `${reference.value}@c.us` : reference.value;
+	return jid ? asChatId(jid) : undefined;
 }
 
 /**
@@ -123,7 +117,7 @@ export function chatIsListed(
 
 /**
  * The chat's person (direct chats) and the sender (groups) as an Evolution API key names them,
- * whichever version delivered it: 2.3.0-2.3.5 add the phone as `senderPn`; 2.3.6 keeps the LID in
+ * whichever version delivered it: 2.3.0-2.3.2 add the phone as `senderPn`; 2.3.3-2.3.6 keep the LID in
  * `remoteJid` and the phone in `remoteJidAlt` (`participant`/`participantAlt` in groups); 2.3.7
  * puts the phone in `remoteJid` where it knows it; 2.4.0 swaps them (`remoteJidAlt` the LID).
  */

@@ -1,4 +1,10 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+
+import type { GatewayName } from '../shared/gateways';
+import { evolutionLidPair } from '../shared/gateways/evolution-v2/lids';
+import { wahaLidPair } from '../shared/gateways/waha/lids';
+import { selectedGateway } from '../shared/transport';
+import type { DeliveryOutput } from './deliveries';
 
 import type { PersonAddresses } from '../shared/people';
 import { LOG_PREFIX } from './registration';
@@ -107,4 +113,48 @@ export async function lookUpMissingPhones(
 			);
 		}
 	}
+}
+
+/**
+ * How each gateway finds the phone number of a person a delivery names only by LID (Look Up Phone
+ * Numbers); the Messaging Gateway API has no such thing.
+ */
+const PHONE_LOOKUPS: Partial<Record<GatewayName, PhoneLookup>> = {
+	evolutionV2: async function (session, lid, groupId) {
+		return await evolutionLidPair.call(this, session, { kind: 'lid', value: lid }, groupId, {
+			timeoutMs: LOOKUP_DEADLINE_MS,
+		});
+	},
+	waha: async function (session, lid) {
+		return await wahaLidPair.call(
+			this,
+			session,
+			{ kind: 'lid', value: lid },
+			{
+				timeoutMs: LOOKUP_DEADLINE_MS,
+			},
+		);
+	},
+};
+
+/**
+ * The item with the phone numbers the delivery lacked looked up, where the trigger is asked to
+ * and the gateway can (a promise only then: most items need nothing asynchronous). The gateway
+ * is the credential's, read only for an item that lacks a number (`gateway`, when known already).
+ */
+export function withPhonesLookedUp(
+	this: IWebhookFunctions,
+	item: INodeExecutionData | Promise<INodeExecutionData>,
+	output: DeliveryOutput,
+	gateway?: GatewayName,
+): INodeExecutionData | Promise<INodeExecutionData> {
+	if (!output.simplify || !output.lookUpPhoneNumbers) return item;
+	const fill = async (ready: INodeExecutionData) => {
+		if (!lacksPhone(ready.json)) return ready;
+		const lookup = PHONE_LOOKUPS[gateway ?? (await selectedGateway.call(this))];
+		if (lookup) await lookUpMissingPhones.call(this, ready.json, lookup);
+		return ready;
+	};
+	if (item instanceof Promise) return item.then(fill);
+	return lacksPhone(item.json) ? fill(item) : item;
 }

@@ -46,17 +46,60 @@ function acceptedShapes(kinds: readonly ChatKind[]): string {
  */
 const GROUP_ID = /^\d+(-\d+)?@g\.us$/;
 const CHANNEL_ID = /^\d+@newsletter$/;
-/*
- * A device suffix (`5511999999999:3@s.whatsapp.net`, `123456789012345:12@lid`) names one of the
- * person's devices: it is read as the person.
- */
-const CONTACT_ID = /^(\d{6,15})(?::\d{1,3})?@(c\.us|s\.messenger\.net|s\.whatsapp\.net)$/;
-const LID_ID = /^(\d{6,20})(?::\d{1,3})?@lid$/;
 const UPPER_CASE_ENDING = /@[a-z.]*[A-Z]/;
 const PHONE_PUNCTUATION = /[\s()+\-.]/g;
 const PHONE_DIGITS = /^\d{8,15}$/;
 
-/** Classifies a phone number, chat ID, JID, group ID or channel ID as people paste them. */
+const PHONE_ENDINGS = ['@s.whatsapp.net', '@c.us', '@s.messenger.net'];
+
+/**
+ * A person's ID exactly as gateways write it: the LID (`<digits>@lid`, 6 to 20 digits) or the
+ * digits of a phone number's chat ID or JID (6 to 15); undefined for anything else. A device
+ * suffix (`5511999999999:3@s.whatsapp.net`, `123456789012345:12@lid`, `:` and 1 to 3 digits) names
+ * one of the person's devices: it is read as the person. No expressions and no copy of a LID
+ * without a device: the trigger reads a person's IDs on every message event.
+ */
+export function personIdOf(id: string): string | undefined {
+	if (id.endsWith('@lid')) {
+		const at = id.length - 4;
+		const end = digitsEnd(id, at, 20);
+		if (end === -1) return undefined;
+		return end === at ? id : `${id.slice(0, end)}@lid`;
+	}
+	for (let index = 0; index < PHONE_ENDINGS.length; index++) {
+		const ending = PHONE_ENDINGS[index];
+		if (!id.endsWith(ending)) continue;
+		const end = digitsEnd(id, id.length - ending.length, 15);
+		return end === -1 ? undefined : id.slice(0, end);
+	}
+	return undefined;
+}
+
+/**
+ * Where the person's digits before `at` end (at least 6 of them, at most `most`), a device suffix
+ * left out; -1 when there are other characters.
+ */
+function digitsEnd(id: string, at: number, most: number): number {
+	let end = at;
+	// A device suffix is at most 3 digits: look that far back only.
+	for (let index = at - 1; index >= at - 4 && index >= 0; index--) {
+		if (id.charCodeAt(index) !== 58) continue;
+		if (index === at - 1 || !allDigits(id, index + 1, at)) return -1;
+		end = index;
+		break;
+	}
+	return end < 6 || end > most || !allDigits(id, 0, end) ? -1 : end;
+}
+
+function allDigits(text: string, from: number, to: number): boolean {
+	for (let index = from; index < to; index++) {
+		const code = text.charCodeAt(index);
+		if (code < 48 || code > 57) return false;
+	}
+	return true;
+}
+
+/** Classifies a phone number, chat ID, JID, LID, group ID or channel ID as people paste them. */
 export function classifyChat(raw: unknown): ChatReference | undefined {
 	const given = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
 	// Gateways write the ending in lower case (123@LID is 123@lid); IDs as delivered skip the copy.
@@ -65,12 +108,12 @@ export function classifyChat(raw: unknown): ChatReference | undefined {
 	if (text.endsWith('@g.us') && GROUP_ID.test(text)) return { kind: 'group', value: text };
 	if (text.endsWith('@newsletter') && CHANNEL_ID.test(text))
 		return { kind: 'channel', value: text };
-	if (text.endsWith('@lid')) {
-		const lid = LID_ID.exec(text);
-		return lid ? { kind: 'lid', value: `${lid[1]}@lid` } : undefined;
+	const person = personIdOf(text);
+	if (person !== undefined) {
+		return person.endsWith('@lid')
+			? { kind: 'lid', value: person }
+			: { kind: 'contact', value: person };
 	}
-	const contact = CONTACT_ID.exec(text);
-	if (contact) return { kind: 'contact', value: contact[1] };
 	// replace() with a global expression starts from the beginning whatever its lastIndex.
 	const digits = text.replace(PHONE_PUNCTUATION, '');
 	if (PHONE_DIGITS.test(digits)) return { kind: 'contact', value: digits };
@@ -108,12 +151,15 @@ export function toChatId(reference: ChatReference): string {
 }
 
 /**
- * An instance-family `number` (digits, or a LID as it is, see toNumber) as a session-family chat
- * ID: `<digits>@c.us`, a LID unchanged.
+ * Any ID a gateway or a request names (a JID, a chat ID, an instance-family `number`) as the
+ * session family's chat ID: a person's as `<digits>@c.us` or their LID (a device suffix
+ * dropped), a group's or channel's as it is; anything else unchanged.
  */
-export function numberToChatId(number: string): string {
-	const reference = classifyChat(number);
-	return reference ? toChatId(reference) : number;
+export function asChatId(id: string): string {
+	const person = personIdOf(id);
+	if (person !== undefined) return person.endsWith('@lid') ? person : `${person}@c.us`;
+	const reference = classifyChat(id);
+	return reference ? toChatId(reference) : id;
 }
 
 /** JID as shape B bodies want it: contacts as <digits>@s.messenger.net; LIDs, groups and channels unchanged. */
@@ -193,7 +239,7 @@ export function parseFullMessageId(
 			'Direct chats and channels have no participants: remove the part after the message ID.',
 		);
 	}
-	if (!CONTACT_ID.test(participant) && !LID_ID.test(participant)) {
+	if (personIdOf(participant) === undefined) {
 		throw refuse(
 			`must name a group member after the message ID: a chat ID (5511999999999@c.us), a JID (5511999999999@s.whatsapp.net or @s.messenger.net) or a LID (123456789012345@lid), like false_120363012345678901@g.us_3EB0C767D26A1D3BB2F1_5511999999999@c.us`,
 			'A group message ID is <true|false>_<group ID>_<id>_<participant>, the participant being who wrote the message; it can be left out.',

@@ -1,4 +1,4 @@
-import { classifyChat } from './identifiers';
+import { classifyChat, personIdOf } from './identifiers';
 
 /**
  * A person's two addresses on WhatsApp: the phone number (digits with the country code) and the
@@ -44,56 +44,18 @@ export function otherThan(me: PersonAddresses, ids: readonly unknown[]): PersonA
 	return { phone, lid };
 }
 
-const PHONE_ENDINGS = ['@s.whatsapp.net', '@c.us', '@s.messenger.net'];
 const ODD_SPELLING = /[A-Z\s]/;
 
 /**
- * A person's ID as a gateway writes it: the LID (`<digits>@lid`) or the phone number's digits,
- * undefined for anything else; the same as classifyChat says, on the way every delivery takes
- * (no expressions, no copy unless a device suffix is cut off). An ID written another way (upper
- * case, spaces) goes through classifyChat.
+ * A person's ID (the LID or the phone number's digits) as personIdOf reads what gateways write;
+ * an ID written another way (upper case, spaces) as classifyChat reads it.
  */
-export function personOf(id: string): string | undefined {
-	if (id.endsWith('@lid')) {
-		const at = id.length - 4;
-		const end = digitsEnd(id, at, 20);
-		if (end === -1) return undefined;
-		return end === at ? id : `${id.slice(0, end)}@lid`;
-	}
-	for (let index = 0; index < PHONE_ENDINGS.length; index++) {
-		const ending = PHONE_ENDINGS[index];
-		if (!id.endsWith(ending)) continue;
-		const end = digitsEnd(id, id.length - ending.length, 15);
-		return end === -1 ? undefined : id.slice(0, end);
-	}
-	if (!ODD_SPELLING.test(id) || !id.includes('@')) return undefined;
+function personOf(id: string): string | undefined {
+	const person = personIdOf(id);
+	// Only full IDs: bare digits could be either a phone number or a LID's.
+	if (person !== undefined || !id.includes('@') || !ODD_SPELLING.test(id)) return person;
 	const reference = classifyChat(id);
-	if (reference?.kind === 'lid' || reference?.kind === 'contact') return reference.value;
-	return undefined;
-}
-
-/**
- * Where the person's digits before `at` end (at least 6 of them, at most `most`), a device suffix
- * (`:` and 1 to 3 digits) left out; -1 when there are other characters.
- */
-function digitsEnd(id: string, at: number, most: number): number {
-	let end = at;
-	// A device suffix is at most 3 digits: look that far back only.
-	for (let index = at - 1; index >= at - 4 && index >= 0; index--) {
-		if (id.charCodeAt(index) !== 58) continue;
-		if (index === at - 1 || !allDigits(id, index + 1, at)) return -1;
-		end = index;
-		break;
-	}
-	return end < 6 || end > most || !allDigits(id, 0, end) ? -1 : end;
-}
-
-function allDigits(text: string, from: number, to: number): boolean {
-	for (let index = from; index < to; index++) {
-		const code = text.charCodeAt(index);
-		if (code < 48 || code > 57) return false;
-	}
-	return true;
+	return reference?.kind === 'lid' || reference?.kind === 'contact' ? reference.value : undefined;
 }
 
 /**

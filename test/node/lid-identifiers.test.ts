@@ -3,15 +3,8 @@
  * digits are never a phone number), a device suffix names the person, the ending's case does not
  * matter, and anything else is no chat at all (refused by the field that reads it).
  */
-import { jidToChatId } from '../../nodes/MessagingGateway/helpers/message';
 import type { ChatReference } from '../../nodes/shared/identifiers';
-import {
-	classifyChat,
-	numberToChatId,
-	toChatId,
-	toJid,
-	toNumber,
-} from '../../nodes/shared/identifiers';
+import { classifyChat, asChatId, toChatId, toJid, toNumber } from '../../nodes/shared/identifiers';
 import { addressesOf } from '../../nodes/shared/people';
 
 const LID = '198765432101234@lid';
@@ -50,14 +43,14 @@ describe('a LID as each request takes it', () => {
 		['session-family chat ID', toChatId(lid)],
 		['shape B JID', toJid(lid)],
 		['instance-family number', toNumber(lid)],
-		['a listed number as a chat ID', numberToChatId(LID)],
-		['an instance-family key as a chat ID', jidToChatId('198765432101234:7@lid')],
+		['a listed number as a chat ID', asChatId(LID)],
+		['an instance-family key as a chat ID', asChatId('198765432101234:7@lid')],
 	])('%s: the LID itself', (_name, written) => {
 		expect(written).toBe(LID);
 	});
 
 	it('a listed phone number is a chat ID', () => {
-		expect(numberToChatId('5511987650005')).toBe('5511987650005@c.us');
+		expect(asChatId('5511987650005')).toBe('5511987650005@c.us');
 	});
 });
 

@@ -10,7 +10,7 @@ import {
 	classifyChat,
 	parseChat,
 	parseFullMessageId,
-	toChatId,
+	asChatId,
 	toJid,
 } from '../../shared/identifiers';
 import { fieldError, integerFrom, textFrom } from './fields';
@@ -38,22 +38,13 @@ export function chatIdToJid(chatId: string): string {
 }
 
 /**
- * A JID from an instance-family key (…@s.messenger.net) as the session family's chat ID (…@c.us);
- * a LID stays a LID (a device suffix dropped), anything else is kept as it is.
- */
-export function jidToChatId(jid: string): string {
-	const reference = classifyChat(jid);
-	return reference ? toChatId(reference) : jid;
-}
-
-/**
  * The full message ID of an instance-family send result (`key: {remoteJid, fromMe, id}`), so
  * users can chain React or Get; undefined when the gateway sent no key.
  */
 export function fullIdFromKey(response: unknown, fallbackChatId: string): string | undefined {
 	const key = (response as IDataObject | undefined)?.key as IDataObject | undefined;
 	if (!key || typeof key.id !== 'string' || key.id === '') return undefined;
-	const chatId = typeof key.remoteJid === 'string' ? jidToChatId(key.remoteJid) : fallbackChatId;
+	const chatId = typeof key.remoteJid === 'string' ? asChatId(key.remoteJid) : fallbackChatId;
 	const fromMe = typeof key.fromMe === 'boolean' ? key.fromMe : true;
 	return `${fromMe}_${chatId}_${key.id}`;
 }

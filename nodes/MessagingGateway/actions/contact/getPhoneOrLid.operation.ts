@@ -7,9 +7,11 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ChatReference } from '../../../shared/identifiers';
-import { parseChat, PERSON_KINDS } from '../../../shared/identifiers';
+import { parseChat } from '../../../shared/identifiers';
 import type { PersonAddresses } from '../../../shared/people';
-import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { isBlank } from '../../../shared/values';
+import { contactLocator, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readGetContact } from './get.operation';
 
 const properties: INodeProperties[] = [
 	...sessionFields,
@@ -49,12 +51,13 @@ export interface PhoneOrLidRequest {
 
 /** What Get Phone Number or LID was asked for one item, checked before any request. */
 export function readPhoneOrLid(this: IExecuteFunctions, itemIndex: number): PhoneOrLidRequest {
-	const session = readSession.call(this, itemIndex);
-	const raw = this.getNodeParameter('contact', itemIndex, undefined, { extractValue: true });
-	const person = parseChat.call(this, raw, 'Contact', itemIndex, PERSON_KINDS);
+	// The Contact field is Contact → Get's, read the same way.
+	const { session, contact: person } = readGetContact.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const group = options.groupId;
-	if (group === undefined || group === null || group === '') return { session, person };
+	if (group === undefined || group === null || (typeof group === 'string' && isBlank(group))) {
+		return { session, person };
+	}
 	return {
 		session,
 		person,

@@ -15,8 +15,7 @@ import { expectList } from '../../../MessagingGateway/helpers/responses';
 import { textOf } from '../../message-text';
 import { asObject } from '../../values';
 import type { ChatHistory } from '../index';
-import { jidToChatId } from '../../../MessagingGateway/helpers/message';
-import { messageFromV2, searchV2 } from './reads';
+import { messageFromV2, namesChat, searchV2 } from './reads';
 
 /**
  * A stored message of Evolution (a Baileys WebMessageInfo: v2's findMessages row, v1's
@@ -49,8 +48,9 @@ export function burstMessageFromEvolution(record: IDataObject, askedChatId?: str
  */
 function storedUnder(record: IDataObject, askedChatId: string): IDataObject {
 	const key = asObject(record.key) ?? {};
-	const asked = (jid: unknown) => typeof jid === 'string' && jidToChatId(jid) === askedChatId;
-	if (asked(key.remoteJid) || !asked(key.remoteJidAlt)) return record;
+	if (namesChat(key.remoteJid, askedChatId) || !namesChat(key.remoteJidAlt, askedChatId)) {
+		return record;
+	}
 	return { ...record, key: { ...key, remoteJid: key.remoteJidAlt, remoteJidAlt: key.remoteJid } };
 }
 

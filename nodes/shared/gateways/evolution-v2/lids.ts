@@ -8,9 +8,6 @@
  *   the person; for a phone number, only 2.3.0 gives the LID (`lid`; later versions write the word
  *   "lid" there, not a LID).
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-
-import * as phoneOrLid from '../../../MessagingGateway/actions/contact/getPhoneOrLid.operation';
 import type { ChatReference } from '../../identifiers';
 import { toNumber } from '../../identifiers';
 import { addressesOf, NO_ADDRESSES } from '../../people';
@@ -18,10 +15,6 @@ import type { PersonAddresses } from '../../people';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import type { GatewayRequestContext } from '../../transport';
 import { asObject } from '../../values';
-
-/** What to expect of Evolution API's answers, said with an empty result. */
-export const EVOLUTION_LID_HINT =
-	"Evolution API has no LID lookup: the node reads the group's members (with Group set) and the number check, which knows a LID's number only when the server keeps its number cache (DATABASE_SAVE_IS_ON_WHATSAPP=true) and has seen the person. The trigger's \"phone\" field comes with most messages.";
 
 interface LookupOptions {
 	itemIndex?: number;
@@ -93,17 +86,4 @@ export async function evolutionLidPair(
 		if (members.phone && members.lid) return members;
 	}
 	return complete(await fromNumberCheck.call(this, session, person, options));
-}
-
-/** Contact → Get Phone Number or LID: what the group's members and the number check say. */
-export async function getPhoneOrLid(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const request = phoneOrLid.readPhoneOrLid.call(this, itemIndex);
-	return phoneOrLid.phoneOrLidOutput(
-		await evolutionLidPair.call(this, request.session, request.person, request.groupId, {
-			itemIndex,
-		}),
-	);
 }

@@ -7,6 +7,7 @@
 import * as checkNumber from '../../../MessagingGateway/actions/contact/checkNumber.operation';
 import * as getProfilePicture from '../../../MessagingGateway/actions/contact/getProfilePicture.operation';
 import * as getBusinessProfile from '../../../MessagingGateway/actions/contact/getBusinessProfile.operation';
+import * as phoneOrLid from '../../../MessagingGateway/actions/contact/getPhoneOrLid.operation';
 import * as findStatus from '../../../MessagingGateway/actions/message/findStatus.operation';
 import * as createGroup from '../../../MessagingGateway/actions/group/create.operation';
 import * as getGroup from '../../../MessagingGateway/actions/group/get.operation';
@@ -47,7 +48,7 @@ import { evolutionV2InteractiveSends } from './interactive';
 import { evolutionV2History } from './history';
 import { evolutionV2Reads } from './reads';
 import { keyForV2 } from './send-bodies';
-import { getPhoneOrLid } from './lids';
+import { evolutionLidPair } from './lids';
 
 /** `POST /message/sendReaction/{instance}` `{key: {id, remoteJid, fromMe}, reaction}` (v2 needs no sender). */
 async function react(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
@@ -88,6 +89,19 @@ async function sendPoll(this: IExecuteFunctions, itemIndex: number): Promise<INo
 	const json = responseObject.call(this, response, itemIndex);
 	const messageId = fullIdFromKey(response, toChatId(request.chat));
 	return [{ json: messageId ? { ...json, messageId } : json }];
+}
+
+/** Contact → Get Phone Number or LID: what the group's members and the number check say. */
+export async function getPhoneOrLid(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = phoneOrLid.readPhoneOrLid.call(this, itemIndex);
+	return phoneOrLid.phoneOrLidOutput(
+		await evolutionLidPair.call(this, request.session, request.person, request.groupId, {
+			itemIndex,
+		}),
+	);
 }
 
 /** `DELETE /group/leaveGroup/{instance}?groupJid=`: v2 answers `{groupJid, leave}`. */

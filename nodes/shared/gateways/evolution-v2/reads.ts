@@ -13,10 +13,10 @@ import * as getContactOperation from '../../../MessagingGateway/actions/contact/
 import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
 import * as getMessageOperation from '../../../MessagingGateway/actions/message/get.operation';
 import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
-import { fullIdFromKey, jidToChatId } from '../../../MessagingGateway/helpers/message';
+import { fullIdFromKey } from '../../../MessagingGateway/helpers/message';
 import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
 import { expectList } from '../../../MessagingGateway/helpers/responses';
-import { toJid } from '../../identifiers';
+import { asChatId, toJid } from '../../identifiers';
 import type { ChatReference } from '../../identifiers';
 import { messageText, textOf } from '../../message-text';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
@@ -56,6 +56,14 @@ export async function searchV2(
 	});
 }
 
+/**
+ * Whether a stored key's JID names the chat (as its chat ID): v2 stores a person addressed by LID
+ * under the LID with the phone number's JID beside it (`remoteJidAlt`), so a chat is either.
+ */
+export function namesChat(jid: unknown, chatId: string): boolean {
+	return typeof jid === 'string' && asChatId(jid) === chatId;
+}
+
 /** A contact, group or channel as the JID v2 stores (`…@s.whatsapp.net` for contacts). */
 function jidForV2(reference: ChatReference): string {
 	return whatsappJid(toJid(reference));
@@ -82,9 +90,9 @@ function mediaOf(content: IDataObject): IDataObject | undefined {
 export function messageFromV2(record: IDataObject, withMedia: boolean): IDataObject {
 	const key = asObject(record.key) ?? {};
 	const remoteJid = textOf(key.remoteJid) ?? '';
-	const chatId = jidToChatId(remoteJid);
+	const chatId = asChatId(remoteJid);
 	const participantJid = textOf(key.participant);
-	const participant = participantJid ? jidToChatId(participantJid) : null;
+	const participant = participantJid ? asChatId(participantJid) : null;
 	const id = fullIdFromKey(record, chatId) ?? null;
 	const content = asObject(record.message) ?? {};
 	const media = mediaOf(content);
@@ -117,7 +125,7 @@ export function messageFromV2(record: IDataObject, withMedia: boolean): IDataObj
 export function chatFromV2(row: IDataObject): IDataObject {
 	const lastMessage = asObject(row.lastMessage);
 	return {
-		id: jidToChatId(textOf(row.remoteJid) ?? ''),
+		id: asChatId(textOf(row.remoteJid) ?? ''),
 		name: row.pushName ?? null,
 		picture: row.profilePicUrl ?? null,
 		lastMessage: lastMessage ? messageFromV2(lastMessage, false) : null,
@@ -147,12 +155,10 @@ async function getMessage(this: IExecuteFunctions, itemIndex: number) {
 		itemIndex,
 	);
 	const records = expectList.call(this, answer, 'messages.records', itemIndex);
-	const chatId = jidToChatId(messageId.chatId);
+	const chatId = asChatId(messageId.chatId);
 	const record = records.find((candidate) => {
 		const key = asObject(candidate.key) ?? {};
-		return [key.remoteJid, key.remoteJidAlt].some(
-			(jid) => typeof jid === 'string' && jidToChatId(jid) === chatId,
-		);
+		return namesChat(key.remoteJid, chatId) || namesChat(key.remoteJidAlt, chatId);
 	});
 	if (!record) {
 		throw new NodeOperationError(

@@ -35,9 +35,7 @@ async function readVersion(this: IExecuteFunctions): Promise<Version | undefined
 	}
 }
 
-export async function evolutionServerVersion(
-	this: IExecuteFunctions,
-): Promise<Version | undefined> {
+async function evolutionServerVersion(this: IExecuteFunctions): Promise<Version | undefined> {
 	let pending = versionsByRun.get(this);
 	if (!pending) {
 		pending = readVersion.call(this);
@@ -54,7 +52,7 @@ function before(version: Version, limit: Version): boolean {
 	return false;
 }
 
-const isLid = (jid: unknown): jid is string => typeof jid === 'string' && /@lid$/.test(jid);
+const isLid = (jid: unknown): jid is string => typeof jid === 'string' && jid.endsWith('@lid');
 
 interface LidNeed {
 	/** The first version that can. */
@@ -90,9 +88,8 @@ function lidNeed(request: InstanceRequest): LidNeed | undefined {
 			}),
 		};
 	}
-	const options = asObject(body.options) ?? body;
-	const typing =
-		Number(options.delay) > 0 || (options.presence !== undefined && options.presence !== null);
+	// v2's sends are flat: it shows typing (recording for audio) while it waits out `delay`.
+	const typing = Number(body.delay) > 0;
 	if (request.route.startsWith('message/') && isLid(body.number) && typing) {
 		return {
 			since: [2, 3, 6],

@@ -3,10 +3,16 @@
  * (`session`) and a contact by its chat ID (`contactId`, `<digits>@c.us`). WAHA's contact rows
  * (`{id, name, pushname, …}`) are output with the documented `jid`, `name` and `notify`.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+} from 'n8n-workflow';
 
 import * as checkNumberOperation from '../../../MessagingGateway/actions/contact/checkNumber.operation';
 import * as getContactOperation from '../../../MessagingGateway/actions/contact/get.operation';
+import * as phoneOrLid from '../../../MessagingGateway/actions/contact/getPhoneOrLid.operation';
 import * as profilePictureOperation from '../../../MessagingGateway/actions/contact/getProfilePicture.operation';
 import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
 import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
@@ -16,10 +22,10 @@ import {
 	responseOr,
 } from '../../../MessagingGateway/helpers/responses';
 import type { NumberCheck } from '../../../MessagingGateway/helpers/numbers';
-import { numberToChatId, toChatId } from '../../identifiers';
+import { asChatId, toChatId } from '../../identifiers';
 import { gatewayApiRequest } from '../../transport';
 import type { GatewayOperation } from '../index';
-import { getPhoneOrLid } from './lids';
+import { wahaLidPair, WAHA_LID_HINT } from './lids';
 
 /** Contacts a `/api/contacts/all` page asks for. */
 const CONTACTS_PAGE = 100;
@@ -84,6 +90,24 @@ async function checkNumber(
 	return checkNumberOperation.checkNumberOutput(listed, checks);
 }
 
+/** Contact → Get Phone Number or LID: WAHA's map, either way. */
+export async function getPhoneOrLid(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const request = phoneOrLid.readPhoneOrLid.call(this, itemIndex);
+	try {
+		return phoneOrLid.phoneOrLidOutput(
+			await wahaLidPair.call(this, request.session, request.person, { itemIndex }),
+		);
+	} catch (error) {
+		// The gateway's own error (400 without NOWEB's store, 501 on an engine without the map), with what to do.
+		const failed = error as NodeApiError;
+		failed.description = `${failed.description ?? ''} ${WAHA_LID_HINT}`.trim();
+		throw failed;
+	}
+}
+
 /**
  * `GET /api/contacts?contactId=<digits>@c.us&session=`: the contact WAHA keeps, or nothing (null)
  * for one it does not know, which fails as on every gateway.
@@ -140,7 +164,7 @@ async function getProfilePicture(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const request = profilePictureOperation.readGetProfilePicture.call(this, itemIndex);
-	const contactId = numberToChatId(request.number);
+	const contactId = asChatId(request.number);
 	const answer = responseOr.call(
 		this,
 		await gatewayApiRequest.call(this, 'GET', '/api/contacts/profile-picture', {

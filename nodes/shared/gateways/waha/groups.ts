@@ -18,7 +18,7 @@ import {
 	missingFromAnswer,
 	responseOr,
 } from '../../../MessagingGateway/helpers/responses';
-import { numberToChatId } from '../../identifiers';
+import { asChatId } from '../../identifiers';
 import { memberAddresses } from '../../people';
 import { matchesFilter } from '../../lists';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
@@ -58,7 +58,7 @@ export function groupRowsOf(answer: unknown): IDataObject[] | undefined {
 
 /** A member number as WAHA's `Participant` (`{id: <digits>@c.us}`). */
 function participantsOf(numbers: string[]): IDataObject[] {
-	return numbers.map((number) => ({ id: numberToChatId(number) }));
+	return numbers.map((number) => ({ id: asChatId(number) }));
 }
 
 /**
@@ -271,7 +271,7 @@ async function updateParticipants(
 	if (results) return updateParticipantsOperation.participantResultsOutput(results, request);
 	responseOr.call(this, answer, {}, itemIndex);
 	return request.participants.map((number) => ({
-		json: { jid: numberToChatId(number), status: null, updated: true, groupId, action },
+		json: { jid: asChatId(number), status: null, updated: true, groupId, action },
 	}));
 }
 
@@ -313,7 +313,7 @@ async function sendInvite(
 	}
 	const messages: IDataObject[] = [];
 	for (const number of numbers) {
-		const chatId = numberToChatId(number);
+		const chatId = asChatId(number);
 		try {
 			const sent = await gatewayApiRequest.call(this, 'POST', '/api/sendText', {
 				body: { session, chatId, text: `${text}\n\n${inviteUrl}` },

@@ -4,10 +4,9 @@
  * (`<digits>@c.us`); what WAHA does not know is null (200, not 404). NOWEB answers 400 unless its
  * store is enabled; engines without the map answer 501.
  */
-import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import * as phoneOrLid from '../../../MessagingGateway/actions/contact/getPhoneOrLid.operation';
 import type { ChatReference } from '../../identifiers';
 import { addressesOf } from '../../people';
 import type { PersonAddresses } from '../../people';
@@ -49,22 +48,4 @@ export async function wahaLidPair(
 	return person.kind === 'lid'
 		? { phone: found.phone, lid: person.value }
 		: { phone: person.value, lid: found.lid };
-}
-
-/** Contact → Get Phone Number or LID: WAHA's map, either way. */
-export async function getPhoneOrLid(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const request = phoneOrLid.readPhoneOrLid.call(this, itemIndex);
-	try {
-		return phoneOrLid.phoneOrLidOutput(
-			await wahaLidPair.call(this, request.session, request.person, { itemIndex }),
-		);
-	} catch (error) {
-		// The gateway's own error (400 without NOWEB's store, 501 on an engine without the map), with what to do.
-		const failed = error as NodeApiError;
-		failed.description = `${failed.description ?? ''} ${WAHA_LID_HINT}`.trim();
-		throw failed;
-	}
 }

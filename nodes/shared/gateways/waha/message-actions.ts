@@ -10,14 +10,10 @@ import * as downloadMediaOperation from '../../../MessagingGateway/actions/messa
 import * as editOperation from '../../../MessagingGateway/actions/message/edit.operation';
 import * as markAsReadOperation from '../../../MessagingGateway/actions/message/markAsRead.operation';
 import { fieldError } from '../../../MessagingGateway/helpers/fields';
-import {
-	extensionForMimeType,
-	jidToChatId,
-	responseObject,
-} from '../../../MessagingGateway/helpers/message';
+import { extensionForMimeType, responseObject } from '../../../MessagingGateway/helpers/message';
 import { expectObject } from '../../../MessagingGateway/helpers/responses';
 import type { FullMessageId } from '../../identifiers';
-import { parseFullMessageId } from '../../identifiers';
+import { asChatId, parseFullMessageId } from '../../identifiers';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
 import type { GatewayOperation } from '../index';
@@ -25,7 +21,7 @@ import { wahaMessageId } from './send-helpers';
 
 /** WAHA's route of one message: `/api/{session}/chats/{chatId}/messages/{messageId}`, each an encoded segment. */
 function messagePath(session: string, messageId: FullMessageId): string {
-	return gatewayPath`/api/${session}/chats/${jidToChatId(messageId.chatId)}/messages/${wahaMessageId(messageId)}`;
+	return gatewayPath`/api/${session}/chats/${asChatId(messageId.chatId)}/messages/${wahaMessageId(messageId)}`;
 }
 
 /**
@@ -40,8 +36,8 @@ async function markAsRead(
 	const { session, messageIds } = markAsReadOperation.readMarkAsRead.call(this, itemIndex);
 	const requests = new Map<string, IDataObject>();
 	for (const messageId of messageIds) {
-		const chatId = jidToChatId(messageId.chatId);
-		const participant = messageId.participant ? jidToChatId(messageId.participant) : undefined;
+		const chatId = asChatId(messageId.chatId);
+		const participant = messageId.participant ? asChatId(messageId.participant) : undefined;
 		const key = `${chatId} ${participant ?? ''}`;
 		const body = requests.get(key) ?? { session, chatId, messageIds: [] };
 		(body.messageIds as string[]).push(wahaMessageId(messageId));

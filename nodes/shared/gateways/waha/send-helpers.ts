@@ -7,12 +7,11 @@ import { sleep } from 'n8n-workflow';
 
 import {
 	fullIdFromKey,
-	jidToChatId,
 	readShapeAReplyTo,
 	responseObject,
 } from '../../../MessagingGateway/helpers/message';
 import type { ChatReference, FullMessageId } from '../../identifiers';
-import { toChatId } from '../../identifiers';
+import { asChatId, toChatId } from '../../identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
 
@@ -46,8 +45,8 @@ export function wahaSentOutput(
 
 /** A full message ID as WAHA names messages: its chats and members as `…@c.us` (a JID of the spec becomes one). */
 export function wahaMessageId(messageId: FullMessageId): string {
-	const participant = messageId.participant ? `_${jidToChatId(messageId.participant)}` : '';
-	return `${messageId.fromMe}_${jidToChatId(messageId.chatId)}_${messageId.id}${participant}`;
+	const participant = messageId.participant ? `_${asChatId(messageId.participant)}` : '';
+	return `${messageId.fromMe}_${asChatId(messageId.chatId)}_${messageId.id}${participant}`;
 }
 
 /** Reply To Message ID as WAHA's `reply_to` (the full ID), or undefined when none is given. */

@@ -21,7 +21,7 @@ import { sendButtonsMessage } from '../../../MessagingGateway/helpers/instance-s
 import { fallbackFileName } from '../../../MessagingGateway/helpers/media-source';
 import type { MediaFile } from '../../../MessagingGateway/helpers/media-source';
 import type { ChatReference } from '../../identifiers';
-import { classifyChat, numberToChatId, toChatId, toNumber } from '../../identifiers';
+import { classifyChat, asChatId, toChatId, toNumber } from '../../identifiers';
 import { isBlank } from '../../values';
 import type { GatewayOperation } from '../index';
 import { checkExists } from './contacts';
@@ -77,7 +77,7 @@ async function sendText(this: IExecuteFunctions, itemIndex: number) {
 			const body: IDataObject = { text: part.text };
 			if (replyTo !== undefined && index === 0) body.reply_to = replyTo;
 			if (part.linkPreview !== undefined) body.linkPreview = part.linkPreview;
-			const mentions = part.mentioned.map(numberToChatId);
+			const mentions = part.mentioned.map(asChatId);
 			if (part.mentionEveryone) mentions.unshift('all');
 			if (mentions.length > 0) body.mentions = mentions;
 			await showPresenceAndWait.call(
