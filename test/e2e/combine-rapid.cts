@@ -310,16 +310,26 @@ function replies(simulator: Simulator, gateway: HistoryGateway) {
 		.map((request) => ({ ...gateway.reply(request.body as IDataObject), at: request.at }));
 }
 
-/** Per chat, the replies the gateway received (their texts, in order). */
+/**
+ * Per chat, the replies the gateway received, each in its burst's place: two bursts of one chat
+ * are two executions, and under load the later one may reply first (nothing orders executions),
+ * so replies are ordered by their first text's place among the written messages; the texts
+ * within each reply keep the order the node gave them.
+ */
 export function repliesPerChat(
 	simulator: Simulator,
 	gateway: HistoryGateway,
 	written: Written[],
 ): Array<{ number: string; replies: string[] }> {
+	const place = new Map(written.map(({ text }, index) => [text, index]));
+	const placeOf = (reply: string) => place.get(reply.split('\n')[0]) ?? written.length;
 	const sent = replies(simulator, gateway);
 	return chatsInOrder(written).map((number) => ({
 		number,
-		replies: sent.filter((reply) => reply.number === number).map((reply) => reply.text),
+		replies: sent
+			.filter((reply) => reply.number === number)
+			.map((reply) => reply.text)
+			.sort((a, b) => placeOf(a) - placeOf(b)),
 	}));
 }
 

@@ -15,6 +15,7 @@ import type { Simulator } from '../simulator/index.cts';
 import { allExecutions, binaryContent, createCredential, until } from './e2e-helpers.cts';
 import {
 	CREDENTIAL_NAMES,
+	echoToLidPerson,
 	finishedExecutions,
 	firstItems,
 	importExample,
@@ -118,18 +119,11 @@ describe("the credential test on Evolution API v2, through n8n's own endpoint", 
 
 describe('the example workflows on Evolution API v2, unchanged', () => {
 	it('echo-bot.json answers a person WhatsApp addresses by LID, at the LID, and its item carries her phone number', async () => {
-		const { dora } = SEED.lidPeople;
 		const workflowId = await importedExample('echo-bot.json', CONNECTED);
 
-		await whileActive(n8n, workflowId, async () => {
-			await simulator.injectInboundMessage({ from: dora.lid, text: 'hello by lid' });
-			const [execution] = await finishedExecutions(n8n, workflowId, 1);
-			expect(outcome(execution)).toBe('success');
-			expect(firstItems(runDataOf(execution), 'On Message')[0]?.json).toEqual(
-				expect.objectContaining({ chatId: dora.lid, phone: dora.number, lid: dora.lid }),
-			);
-			const reply = await until('the echo', 10_000, async () => sendTextRequests().at(-1));
-			expect(reply.body).toEqual({ number: dora.lid, text: 'Echo: hello by lid' });
+		expect(await echoToLidPerson(n8n, simulator, workflowId, sendTextRequests)).toEqual({
+			number: SEED.lidPeople.dora.lid,
+			text: 'Echo: hello by lid',
 		});
 	});
 

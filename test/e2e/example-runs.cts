@@ -7,6 +7,8 @@ import type { IDataObject, INode, INodeExecutionData, IRun, IRunData } from 'n8n
 
 import { activate, allExecutions, until } from './e2e-helpers.cts';
 import type { FakeOpenAi } from '../support/fake-openai.cts';
+import { SEED } from '../simulator/index.cts';
+import type { RecordedRequest, Simulator } from '../simulator/index.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { ACTION_TYPE, CREDENTIAL_TYPE, TOOL_TYPE, TRIGGER_TYPE } from './workflows.cts';
 import type { WorkflowJson } from './workflows.cts';
@@ -128,4 +130,30 @@ export async function createFakeOpenAiCredential(
 		throw new Error(`Creating the OpenAI credential failed: ${JSON.stringify(openAi.data)}`);
 	}
 	return String(openAi.data.id);
+}
+
+/**
+ * The echo bot, active, answers a person WhatsApp addresses by LID (SEED.lidPeople.dora): her
+ * message starts one execution whose item carries her LID as chatId and her phone number, and the
+ * echo goes to her LID. Returns the reply's body, as the gateway received it (`sentTexts` lists
+ * the gateway's Send Text requests).
+ */
+export async function echoToLidPerson(
+	n8n: N8nInstance,
+	simulator: Simulator,
+	workflowId: string,
+	sentTexts: () => RecordedRequest[],
+): Promise<unknown> {
+	const { dora } = SEED.lidPeople;
+	let body: unknown;
+	await whileActive(n8n, workflowId, async () => {
+		await simulator.injectInboundMessage({ from: dora.lid, text: 'hello by lid' });
+		const [execution] = await finishedExecutions(n8n, workflowId, 1);
+		expect(outcome(execution)).toBe('success');
+		expect(firstItems(runDataOf(execution), 'On Message')[0]?.json).toEqual(
+			expect.objectContaining({ chatId: dora.lid, phone: dora.number, lid: dora.lid }),
+		);
+		body = (await until('the echo', 10_000, async () => sentTexts().at(-1))).body;
+	});
+	return body;
 }

@@ -29,6 +29,7 @@ import {
 	createFakeOpenAiCredential,
 	CREDENTIAL_NAMES,
 	FILES_FOLDER_PLACEHOLDER,
+	echoToLidPerson,
 	finishedExecutions,
 	firstItems,
 	importExample,
@@ -238,22 +239,12 @@ describe('the example workflows on WAHA, unchanged', () => {
 	});
 
 	it('echo-bot.json answers a person WhatsApp addresses by LID, at the LID, and its item carries her phone number', async () => {
-		const { dora } = SEED.lidPeople;
 		const workflowId = await importedExample('echo-bot.json', CONNECTED);
 
-		await whileActive(n8n, workflowId, async () => {
-			await simulator.injectInboundMessage({ from: dora.lid, text: 'hello by lid' });
-			const [execution] = await finishedExecutions(n8n, workflowId, 1);
-			expect(outcome(execution)).toBe('success');
-			expect(firstItems(runDataOf(execution), 'On Message')[0]?.json).toEqual(
-				expect.objectContaining({ chatId: dora.lid, phone: dora.number, lid: dora.lid }),
-			);
-			const reply = await until('the echo', 10_000, async () => sendTextRequests().at(-1));
-			expect(reply.body).toEqual({
-				session: CONNECTED,
-				chatId: dora.lid,
-				text: 'Echo: hello by lid',
-			});
+		expect(await echoToLidPerson(n8n, simulator, workflowId, sendTextRequests)).toEqual({
+			session: CONNECTED,
+			chatId: SEED.lidPeople.dora.lid,
+			text: 'Echo: hello by lid',
 		});
 		expect(refusedByWaha()).toEqual([]);
 	});

@@ -131,7 +131,7 @@ describe.each(Object.keys(GATEWAYS) as Credential[])(
 				return;
 			}
 			const sent = sentText(simulator);
-			expect(sent).toContain(LID_DIGITS);
+			expect(sent).toContain(dora.lid);
 			// The LID as a LID: never its digits as a phone number, never the device.
 			expect(sent).not.toMatch(
 				new RegExp(`${LID_DIGITS}(@c\\.us|@s\\.whatsapp\\.net|@s\\.messenger\\.net|:3)`),

@@ -113,16 +113,49 @@ describe('on Evolution API v2: what its number check and a group say', () => {
 		expect(checkEvolutionV2(v2.requests[0]).outcome).toBe('accepted');
 	});
 
-	it('reads the members of the group named in In Group first', async () => {
+	// 2.3.6 lists a member addressed by LID with their phoneNumber, one by phone with their lid.
+	const member = { id: dora.lid, phoneNumber: `${dora.number}@s.whatsapp.net`, admin: null };
+	it.each<[string, string, Array<IDataObject> | undefined, IDataObject, string[]]>([
+		[
+			'a member by LID: her number from the group, nothing else asked',
+			dora.lid,
+			[member],
+			{ phone: dora.number, lid: dora.lid, found: true },
+			[`GET /group/participants/${SESSION}`],
+		],
+		[
+			'a member by phone number: her LID from the group',
+			dora.number,
+			[{ id: `${dora.number}@s.whatsapp.net`, lid: dora.lid, admin: null }],
+			{ phone: dora.number, lid: dora.lid, found: true },
+			[`GET /group/participants/${SESSION}`],
+		],
+		[
+			'not a member: then the number check, which does not know her number',
+			dora.lid,
+			undefined,
+			{ phone: null, lid: dora.lid, found: false },
+			[`GET /group/participants/${SESSION}`, `POST /chat/whatsappNumbers/${SESSION}`],
+		],
+	])('In Group, %s', async (_name, contact, participants, expected, asked) => {
+		if (participants) {
+			v2.injectFault({
+				match: { path: '/group/participants/' },
+				status: 200,
+				body: { participants },
+			});
+		}
+
 		const result = await getPhoneOrLid(
 			v2,
-			dora.lid,
+			contact,
 			{ gateway: 'evolutionV2' },
 			{ options: { groupId: SEED.groups.hikers.id } },
 		);
 
 		expect(result.error?.message).toBeUndefined();
-		expect(paths(v2)[0]).toBe(`GET /group/participants/${SESSION}`);
+		expect(result.outputs[0].map((item) => item.json)).toEqual([expected]);
+		expect(paths(v2)).toEqual(asked);
 		expect(v2.requests[0].query).toEqual({ groupJid: SEED.groups.hikers.id });
 	});
 

@@ -35,3 +35,16 @@ export function signedWith(
 	const given = Buffer.from(signature, 'hex');
 	return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** Sets the session's webhooks to one that posts `events` to `url` (replacing the others). */
+export async function subscribeWebhook(
+	simulator: { url: string; apiKey: string },
+	session: string,
+	url: string,
+	events: string[],
+): Promise<void> {
+	const response = await wahaClient(simulator).put(`/api/sessions/${session}`, {
+		config: { webhooks: [{ url, events }] },
+	});
+	expect(response.status).toBe(200);
+}

@@ -216,3 +216,6 @@ export async function sendV2(
 		body: v2MessageRaw(instance, message, context.core.baseUrl, undefined, version),
 	};
 }
+
+/** When the seed rows were written (createdAt of contacts and chats, a profile status's setAt). */
+export const SEED_ROW_DATE = '2026-01-01T09:00:00.000Z';
