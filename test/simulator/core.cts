@@ -15,6 +15,7 @@ import type {
 import {
 	EVOLUTION_V1_DELIVERY,
 	WebhookDispatcher,
+	type DeliveryClock,
 	type DeliveryFlavour,
 	type EventSink,
 	type WebhookEvent,
@@ -57,14 +58,18 @@ export class Core {
 	/** Whether Evolution 2.4.0's licence is activated now (its gate answers 503 while it is not). */
 	licensed: boolean;
 
-	/** `gatewayEvents`: what the control API's happenings raise; `delivery`: how webhooks are posted (the gateway's). */
+	/**
+	 * `gatewayEvents`: what the control API's happenings raise; `delivery`: how webhooks are posted
+	 * (the gateway's); `deliveryClock`: the pace of their retries and their timeout, as started.
+	 */
 	constructor(
 		readonly apiKey: string,
 		readonly gatewayEvents: GatewayEvents = EVOLUTION_V1_EVENTS,
 		delivery: DeliveryFlavour = EVOLUTION_V1_DELIVERY,
 		readonly played: Played = DEFAULT_PLAYED,
+		deliveryClock: DeliveryClock = { scale: 1 },
 	) {
-		this.webhooks = new WebhookDispatcher(() => this.baseUrl, delivery);
+		this.webhooks = new WebhookDispatcher(() => this.baseUrl, delivery, deliveryClock);
 		this.licensed = played.licensed;
 	}
 
@@ -72,7 +77,10 @@ export class Core {
 		return this.state.instances.get(name);
 	}
 
-	/** Back to the seed: state, request log, deliveries, faults, webhook configs and the licence. */
+	/**
+	 * Back to the seed: state, request log, deliveries (retries still waiting are dropped), faults,
+	 * webhook configs, the licence and the delivery clock.
+	 */
 	reset(): void {
 		this.state = buildSeedState();
 		this.licensed = this.played.licensed;

@@ -23,7 +23,7 @@ import {
 	type Instance,
 	type StoredMessage,
 } from './state.cts';
-import type { DeliveryFlavour, EventSink } from './webhooks.cts';
+import type { DeliveryFlavour, EventSink, RetrySchedule } from './webhooks.cts';
 
 /**
  * EventController.events: what POST /webhook/set accepts, and what an empty list stands for — the
@@ -399,8 +399,37 @@ function webhookJwt(secret: string): string {
 	return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 
-/** WebhookController.emit: http(s) URLs only; the configured headers on every delivery. */
+/**
+ * WebhookController.retryWebhookRequest with env.config.ts's defaults (the same from 2.3.0 to
+ * 2.4.0): up to 10 attempts; a status of 400, 401, 403, 404 or 422 ends it at once; any other
+ * failure (another status, a timeout, no connection) waits min(5·2^(n-1), 300) s after attempt n,
+ * ±20 % jitter, never under 5 s.
+ */
+const EVOLUTION_RETRY = {
+	maxAttempts: 10,
+	initialDelaySeconds: 5,
+	maxDelaySeconds: 300,
+	jitterFactor: 0.2,
+	nonRetryableStatuses: [400, 401, 403, 404, 422],
+};
+
+export const evolutionV2Retries: RetrySchedule = (attempt, outcome) => {
+	const { maxAttempts, initialDelaySeconds, maxDelaySeconds, jitterFactor } = EVOLUTION_RETRY;
+	if (outcome.status !== undefined && EVOLUTION_RETRY.nonRetryableStatuses.includes(outcome.status))
+		return undefined;
+	if (attempt >= maxAttempts) return undefined;
+	const delay = Math.min(initialDelaySeconds * 2 ** (attempt - 1), maxDelaySeconds);
+	const jitter = delay * jitterFactor * (Math.random() * 2 - 1);
+	return Math.max(initialDelaySeconds, delay + jitter) * 1000;
+};
+
+/**
+ * WebhookController.emit: http(s) URLs only; the configured headers on every delivery; axios with
+ * WEBHOOK_REQUEST_TIMEOUT_MS (30 000 by default) and the retries above.
+ */
 export const EVOLUTION_V2_DELIVERY: DeliveryFlavour = {
+	timeoutMs: 30_000,
+	retries: evolutionV2Retries,
 	postsTo: (url) => /^(https?:\/\/)/.test(url),
 	headers: (config) => {
 		const headers: Record<string, string> = {};

@@ -13,9 +13,16 @@ import { DEFAULT_API_KEY } from './seed.cts';
 import { SimulatorServer } from './server.cts';
 import { ACK_STATUSES, findMessage, recordStatus, type WebhookConfig } from './state.cts';
 import { webhooksOf, type WahaWebhook } from './waha-events.cts';
+import {
+	isClockScale,
+	isTimeoutMs,
+	type DeliveryClock,
+	type DeliveryClockChange,
+} from './webhooks.cts';
 import type {
 	AckInput,
 	DeletionInput,
+	DeliveryOutcome,
 	EvolutionVersion,
 	FaultRule,
 	InboundMessageInput,
@@ -30,6 +37,7 @@ import type {
 export type {
 	AckInput,
 	DeletionInput,
+	DeliveryOutcome,
 	EvolutionVersion,
 	FaultRule,
 	Gateway,
@@ -42,6 +50,7 @@ export type {
 	WebhookDelivery,
 } from './types.cts';
 export type { WebhookConfig } from './state.cts';
+export type { DeliveryClock, DeliveryClockChange } from './webhooks.cts';
 export type { WahaWebhook } from './waha-events.cts';
 export { judgeWaha } from './routes/waha-common.cts';
 export { webhookHmac } from './waha-events.cts';
@@ -56,10 +65,17 @@ export interface Simulator {
 	readonly apiKey: string;
 	/** API requests in arrival order (not /__sim/ control calls). Cleared in place by reset(). */
 	readonly requests: RecordedRequest[];
-	/** Completed webhook deliveries (with status or error), in completion order. */
+	/**
+	 * Webhook delivery attempts (with status or error), in completion order: one entry per attempt,
+	 * the attempts of one delivery sharing a `deliveryId`, the gateway's last one marked `final`.
+	 */
 	readonly deliveries: WebhookDelivery[];
+	/** Closes the server; deliveries in flight are abandoned and waiting retries cancelled. */
 	stop(): Promise<void>;
-	/** Back to the seed state; clears both logs, pending faults and webhook configurations. */
+	/**
+	 * Back to the seed state; clears both logs, pending faults and webhook configurations, abandons
+	 * deliveries in flight, cancels waiting retries and restores the options' delivery clock.
+	 */
 	reset(): void;
 	/** Queues a rule; rules are consumed in order by the next matching requests, before auth. */
 	injectFault(rule: FaultRule): void;
@@ -86,6 +102,16 @@ export interface Simulator {
 	 * LICENSE_REQUIRED. Throws for any other gateway or release. reset() restores the `licensed` option.
 	 */
 	setLicensed(active: boolean): void;
+	/**
+	 * Changes the pace of delivery retries (`scale`, as `deliveryClockScale`) and the request timeout
+	 * (`timeoutMs`, as `deliveryTimeoutMs`; null: the gateway's own). Fields left out stay; retries
+	 * already waiting wait the rest of their delay on the new scale. reset() restores the options.
+	 */
+	setDeliveryClock(change: DeliveryClockChange): void;
+	/** The delivery clock in force: `{scale, timeoutMs?}` (no timeoutMs: the gateway's own). */
+	getDeliveryClock(): DeliveryClock;
+	/** Each delivery in `deliveries`, its attempts grouped: statuses or errors, whether it is final and succeeded. */
+	deliveryOutcomes(): DeliveryOutcome[];
 	/** Requests to paths containing `pathPart` (and of `method`, when given). */
 	requestsTo(pathPart: string, method?: string): RecordedRequest[];
 	clearLogs(): void;
@@ -130,16 +156,29 @@ function playedOf(options: SimulatorOptions): Played {
 	return played;
 }
 
+/** The delivery clock the options ask for; a bad value is refused like any other option. */
+function deliveryClockOf(options: SimulatorOptions): DeliveryClock {
+	const { deliveryClockScale: scale = 1, deliveryTimeoutMs: timeoutMs } = options;
+	if (!isClockScale(scale))
+		throw new Error('deliveryClockScale must be a finite number, 0 or more');
+	if (timeoutMs === undefined) return { scale };
+	if (!isTimeoutMs(timeoutMs))
+		throw new Error('deliveryTimeoutMs must be a number of milliseconds above 0');
+	return { scale, timeoutMs };
+}
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const makeDialect = DIALECTS[options.gateway ?? 'spec'];
 	if (!makeDialect) throw new Error(`Unknown gateway "${options.gateway}"`);
 	const played = playedOf(options);
+	const deliveryClock = deliveryClockOf(options);
 	const dialect = makeDialect(played);
 	const core = new Core(
 		options.apiKey ?? DEFAULT_API_KEY,
 		dialect.events,
 		dialect.delivery,
 		played,
+		deliveryClock,
 	);
 	const server = new SimulatorServer(
 		core,
@@ -203,6 +242,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		},
 		getInstanceState: (instance) => core.instance(instance)?.state,
 		setLicensed: (active) => setLicence(core, active),
+		setDeliveryClock: (change) => core.webhooks.setClock(change),
+		getDeliveryClock: () => core.webhooks.deliveryClock(),
+		deliveryOutcomes: () => core.webhooks.outcomes(),
 		requestsTo: (pathPart, method) =>
 			core.requests.filter(
 				(request) =>

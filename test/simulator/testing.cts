@@ -153,3 +153,8 @@ export async function unusedUrl(): Promise<string> {
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return `http://127.0.0.1:${port}/gone`;
 }
+
+/** How many timers keep Node's event loop alive now (an unref'd timer does not). */
+export function timersKeepingNodeAlive(): number {
+	return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+}

@@ -45,6 +45,16 @@ export interface SimulatorOptions {
 	wahaEngine?: WahaEngine;
 	/** `waha` NOWEB only: whether the session runs NOWEB's store; defaults to true. Without it the LID routes answer 400. */
 	wahaStore?: boolean;
+	/**
+	 * Multiplies every delay between a delivery's attempts (not the request timeouts); defaults to 1,
+	 * the gateway's own pace. 0.01 plays Evolution's ~20 minutes of retries in ~12 s; 0 retries at once.
+	 */
+	deliveryClockScale?: number;
+	/**
+	 * The request timeout of every delivery attempt, in ms; defaults to the gateway's own (Evolution
+	 * v2 30 000, WAHA none, spec 10 000 as the harness's guard). Never scaled.
+	 */
+	deliveryTimeoutMs?: number;
 }
 
 export interface RecordedRequest {
@@ -64,7 +74,14 @@ export interface RecordedRequest {
 	faulted?: boolean;
 }
 
+/** One attempt of a webhook delivery, as the simulator logs it. */
 export interface WebhookDelivery {
+	/** The same on every attempt of one event's delivery to one URL. */
+	deliveryId: string;
+	/** 1 for the first attempt, 2 for the first retry… */
+	attempt: number;
+	/** The gateway's last attempt: it succeeded, got a status it never retries, or was the last allowed. */
+	final?: true;
 	url: string;
 	/** Lower-case dotted, as in the envelope: `messages.upsert`. */
 	event: string;
@@ -76,7 +93,23 @@ export interface WebhookDelivery {
 	error?: string;
 	/** The receiver's response body (first 4 KB), for debugging. */
 	responseBody?: string;
+	/** When the attempt ended (answer, error or timeout). */
 	at: number;
+}
+
+/** One event's delivery to one URL: its attempts so far and how it ended (`deliveryOutcomes()`). */
+export interface DeliveryOutcome {
+	deliveryId: string;
+	url: string;
+	event: string;
+	/** The envelope, the same on every attempt. */
+	body: any;
+	/** In order: each attempt's status, or the error that stood for one, and when it ended. */
+	attempts: Array<{ attempt: number; status?: number; error?: string; at: number }>;
+	/** The gateway is done with it: no retry is pending or on its way. */
+	final: boolean;
+	/** One of its attempts was answered with a 2xx. */
+	succeeded: boolean;
 }
 
 export interface FaultRule {

@@ -1,6 +1,6 @@
 // WAHA 2026.x's side of sessions and webhooks: a session's status and config (several webhooks, each
 // with its events, HMAC key and custom headers), the events the control API's happenings raise, and
-// how each delivery is enveloped, signed and posted (src/core/webhooks.core.ts and its sender).
+// how each delivery is enveloped, signed, posted and retried (src/core/webhooks.core.ts and its sender).
 import { createHmac, randomBytes } from 'node:crypto';
 
 import { enterConnectionState, type GatewayEvents, type ParticipantsUpdate } from './events.cts';
@@ -17,10 +17,12 @@ import {
 } from './state.cts';
 import { isObject, type JsonObject } from './validation.cts';
 import {
+	LONGEST_TIMER_MS,
 	WAHA_EVENTS,
 	type DeliveryFlavour,
 	type EventSink,
 	type PreparedDelivery,
+	type RetrySchedule,
 	type WebhookEvent,
 } from './webhooks.cts';
 
@@ -359,8 +361,57 @@ function prepareDeliveries(
 			if (isObject(header) && typeof header.name === 'string')
 				headers[header.name] = String(header.value ?? '');
 		}
-		return { url: webhook.url, event, payload, headers };
+		return { url: webhook.url, event, payload, headers, retries: wahaRetries(webhook.retries) };
 	});
+}
+
+/** WebhookSender's DEFAULT_RETRY_ATTEMPTS and DEFAULT_RETRY_DELAY_SECONDS. */
+const WAHA_RETRY_DEFAULTS = { attempts: 15, delaySeconds: 2 };
+
+/** axios-retry's retryAfter(): the receiver's Retry-After (seconds or an HTTP date) in ms; 0 without one. */
+function retryAfterMs(header: string | undefined): number {
+	if (!header) return 0;
+	let ms = (Number(header) || 0) * 1000;
+	if (ms === 0) ms = (new Date(header).valueOf() || 0) - Date.now();
+	return Math.max(0, ms);
+}
+
+/** WebhookSender.buildRetryDelay: the wait before retry `retry` (1, 2, …) in ms, never under Retry-After. */
+function wahaRetryDelay(policy: unknown, delayMs: number) {
+	if (!delayMs) return (_retry: number, retryAfter: number) => retryAfter;
+	switch (policy) {
+		case 'linear':
+			return (retry: number, retryAfter: number) => Math.max(retry * delayMs, retryAfter);
+		case 'exponential':
+			return (retry: number, retryAfter: number) => {
+				const delay = Math.max(2 ** retry * delayMs, retryAfter);
+				return delay + delay * 0.2 * Math.random();
+			};
+		default:
+			// 'constant', and no policy (or one WAHA does not know).
+			return (_retry: number, retryAfter: number) => Math.max(delayMs, retryAfter);
+	}
+}
+
+/**
+ * How WAHA retries one webhook's deliveries (WebhookSender.buildAxiosInstance, axios-retry 4.5):
+ * `retries.attempts` (default 15) is axios-retry's `retries`, the number of retries after the first
+ * request; retryCondition is always true, so every failure is retried, 4xx included; the delay
+ * follows `retries.policy` and `retries.delaySeconds` (default 2). axios-retry sends the same
+ * config again, so every retry carries the first request's body and headers, request id included.
+ */
+export function wahaRetries(retries: unknown): RetrySchedule {
+	const given = isObject(retries) ? retries : {};
+	const allowedRetries = Number(given.attempts ?? WAHA_RETRY_DEFAULTS.attempts);
+	const delayMs = Number(given.delaySeconds ?? WAHA_RETRY_DEFAULTS.delaySeconds) * 1000;
+	const delayOf = wahaRetryDelay(given.policy, delayMs);
+	return (attempt, outcome) => {
+		// Attempt n failed after n - 1 retries; axios-retry retries while retryCount < retries.
+		if (!(attempt - 1 < allowedRetries)) return undefined;
+		const delay = delayOf(attempt, retryAfterMs(outcome.retryAfter));
+		// Node's setTimeout fires a wait it cannot hold after 1 ms (TimeoutOverflowWarning).
+		return delay > LONGEST_TIMER_MS ? 1 : delay;
+	};
 }
 
 /** WAHA's deliveries from `engine`, with identifiers written as `wire` writes them (WhatsApp's JIDs). */
@@ -371,6 +422,10 @@ export function wahaDelivery(
 	return {
 		postsTo: (url) => /^https?:\/\//.test(url),
 		headers: () => ({}),
+		// axios' default, no timeout: agentkeepalive's 8 s socket timeout reaches only
+		// follow-redirects' request, which no one listens to, so a silent receiver holds the POST.
+		timeoutMs: undefined,
+		retries: wahaRetries(undefined),
 		prepare: (instance, event, data) => prepareDeliveries(instance, event, data, engine, wire),
 	};
 }

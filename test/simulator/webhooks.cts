@@ -1,9 +1,12 @@
-// Webhook configuration rules and deliveries, as Evolution API v1 does them.
+// Webhook configuration rules and deliveries: Evolution API v1's rules, and each gateway's attempts,
+// request timeout and retries on a clock tests can speed up.
 import http from 'node:http';
 import https from 'node:https';
 
-import type { WebhookDelivery } from './types.cts';
+import { SimulatorInputError } from './errors.cts';
+import type { DeliveryOutcome, WebhookDelivery } from './types.cts';
 import type { Instance, WebhookConfig } from './state.cts';
+import { isObject } from './validation.cts';
 
 /** Subscription name (UPPER_SNAKE) -> `event` in the delivered envelope (lower.dotted). */
 const EVENT_PAYLOAD_NAMES = {
@@ -98,8 +101,9 @@ export const DISABLED_WEBHOOK: WebhookConfig = {
 	webhook_base64: false,
 };
 
-const DELIVERY_TIMEOUT_MS = 10_000;
 const RESPONSE_BODY_LIMIT = 4096;
+/** The longest wait one setTimeout takes (about 24.8 days). */
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** `MESSAGES_UPSERT` -> `messages-upsert`, the suffix `webhook_by_events` appends. */
 export function kebabEvent(event: string): string {
@@ -117,18 +121,41 @@ export function isWebhookUrl(value: unknown): value is string {
 	}
 }
 
+/** What one attempt came to: the receiver's status, or why there was none. */
+export interface AttemptOutcome {
+	status?: number;
+	error?: string;
+	/** The receiver's Retry-After header, as sent (WAHA's axios-retry honours it). */
+	retryAfter?: string;
+}
+
+/**
+ * When a gateway tries a failed delivery again: after failed attempt `attempt` (1-based), the delay
+ * before the next one in milliseconds of the gateway's own clock, or undefined when it gives up.
+ */
+export type RetrySchedule = (attempt: number, outcome: AttemptOutcome) => number | undefined;
+
+/** One attempt and no more. */
+export const NO_RETRIES: RetrySchedule = () => undefined;
+
 /** One POST a gateway makes for an event: where, the exact body text, and its own headers. */
 export interface PreparedDelivery {
 	url: string;
 	event: string;
 	payload: string;
 	headers: Record<string, string>;
+	/** How this one is retried, when it is not the flavour's way (WAHA: each webhook's `retries`). */
+	retries?: RetrySchedule;
 }
 
 /** How a gateway posts its deliveries: which configured URLs it posts to, and with which extra headers. */
 export interface DeliveryFlavour {
 	postsTo(url: string): boolean;
 	headers(config: WebhookConfig): Record<string, string>;
+	/** The timeout the gateway sets on each attempt, in ms; undefined: it waits for an answer for ever. */
+	timeoutMs: number | undefined;
+	/** How it retries a failed delivery, unless the prepared delivery says otherwise. */
+	retries: RetrySchedule;
 	/** How the gateway writes identifiers in what it posts (see dialects.cts). */
 	wire?: { outgoing(json: string): string };
 	/**
@@ -138,10 +165,16 @@ export interface DeliveryFlavour {
 	prepare?(instance: Instance, event: WebhookEvent, data: unknown): PreparedDelivery[];
 }
 
-/** Evolution v1: URLs that passed its isURL check, no headers of the user's. */
+/**
+ * Evolution v1 (1.8.2's sendDataWebhook): URLs that passed its isURL check, no headers of the
+ * user's, one attempt and no retries. 1.8.2 sets no timeout either: the 10 s here is only the
+ * harness's guard, so a silent receiver cannot hold a test for ever.
+ */
 export const EVOLUTION_V1_DELIVERY: DeliveryFlavour = {
 	postsTo: isWebhookUrl,
 	headers: () => ({}),
+	timeoutMs: 10_000,
+	retries: NO_RETRIES,
 };
 
 /** Anything that accepts events: the dispatcher itself, or a request's queue that sends after the response. */
@@ -155,22 +188,74 @@ interface Waiter {
 	reject: (error: Error) => void;
 }
 
+/**
+ * The clock deliveries run on. `scale` multiplies every retry delay (0.01 plays Evolution's ~20
+ * minutes of retries in ~12 s; 0: no waiting at all); `timeoutMs` replaces the gateway's request
+ * timeout, which is never scaled (undefined: the gateway's own).
+ */
+export interface DeliveryClock {
+	scale: number;
+	timeoutMs?: number;
+}
+
+/** A change of the clock: fields left out stay as they are; `timeoutMs: null` is the gateway's own again. */
+export interface DeliveryClockChange {
+	scale?: number;
+	timeoutMs?: number | null;
+}
+
+export const isClockScale = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+export const isTimeoutMs = (value: unknown): value is number =>
+	typeof value === 'number' && Number.isFinite(value) && value > 0;
+
+/** Checks a clock change given by a test or over HTTP. */
+export function validDeliveryClockChange(change: unknown): DeliveryClockChange {
+	if (!isObject(change)) throw new SimulatorInputError(400, 'The delivery clock must be an object');
+	const { scale, timeoutMs } = change;
+	if (scale !== undefined && !isClockScale(scale))
+		throw new SimulatorInputError(400, 'scale must be a finite number, 0 or more');
+	if (timeoutMs !== undefined && timeoutMs !== null && !isTimeoutMs(timeoutMs))
+		throw new SimulatorInputError(
+			400,
+			'timeoutMs must be a number of milliseconds above 0, or null',
+		);
+	return { scale, timeoutMs };
+}
+
+/** A retry waiting for its turn: when it is due in real time, and what it does then. */
+interface PendingRetry {
+	dueAt: number;
+	timer?: NodeJS.Timeout;
+	run(): void;
+}
+
+const succeeded = (status: number | undefined) =>
+	status !== undefined && status >= 200 && status <= 299;
+
 export class WebhookDispatcher implements EventSink {
 	readonly deliveries: WebhookDelivery[] = [];
 	private readonly waiters = new Set<Waiter>();
 	private readonly inFlight = new Set<http.ClientRequest>();
+	private readonly pendingRetries = new Set<PendingRetry>();
 	/** Bumped on reset so answers to older deliveries are not logged into the fresh log. */
 	private generation = 0;
+	private deliveryCount = 0;
+	private clock: DeliveryClock;
 
 	constructor(
 		private readonly serverUrl: () => string,
 		private readonly flavour: DeliveryFlavour = EVOLUTION_V1_DELIVERY,
-	) {}
+		/** The clock a fresh (or reset) simulator runs on. */
+		private readonly startingClock: DeliveryClock = { scale: 1 },
+	) {
+		this.clock = { ...startingClock };
+	}
 
 	emit(instance: Instance, event: WebhookEvent, data: unknown): void {
 		if (this.flavour.prepare) {
-			for (const delivery of this.flavour.prepare(instance, event, data))
-				this.post(delivery.url, delivery.event, delivery.payload, delivery.headers);
+			for (const delivery of this.flavour.prepare(instance, event, data)) this.deliver(delivery);
 			return;
 		}
 		const config = instance.webhook;
@@ -190,27 +275,108 @@ export class WebhookDispatcher implements EventSink {
 		};
 		const headers = this.flavour.headers(config);
 		const json = JSON.stringify(body);
-		const posted = this.flavour.wire ? this.flavour.wire.outgoing(json) : json;
-		this.post(url, payloadName, posted, headers);
+		const payload = this.flavour.wire ? this.flavour.wire.outgoing(json) : json;
+		this.deliver({ url, event: payloadName, payload, headers });
 	}
 
-	/** One attempt, no retries: the outcome is logged with the body and the headers sent. */
-	private post(
-		url: string,
-		event: string,
-		payload: string,
-		extraHeaders: Record<string, string>,
-	): void {
+	/** The clock deliveries run on now. */
+	deliveryClock(): DeliveryClock {
+		return { ...this.clock };
+	}
+
+	/**
+	 * Changes the clock. Retries already waiting keep the part of their delay that has passed and
+	 * wait the rest on the new scale; a new timeout applies to the attempts that start afterwards.
+	 */
+	setClock(change: DeliveryClockChange): void {
+		const { scale, timeoutMs } = validDeliveryClockChange(change);
+		if (timeoutMs === null) delete this.clock.timeoutMs;
+		else if (timeoutMs !== undefined) this.clock.timeoutMs = timeoutMs;
+		if (scale === undefined || scale === this.clock.scale) return;
+		const before = this.clock.scale;
+		this.clock.scale = scale;
+		const now = Date.now();
+		for (const pending of this.pendingRetries) {
+			clearTimeout(pending.timer);
+			const gatewayMsLeft = before === 0 ? 0 : Math.max(0, pending.dueAt - now) / before;
+			this.arm(pending, gatewayMsLeft * scale);
+		}
+	}
+
+	/**
+	 * Every attempt of one delivery until the gateway is done with it: a 2xx, a status it never
+	 * retries, or its last attempt. All attempts post the same body and headers (neither gateway
+	 * rebuilds them for a retry) and share a `deliveryId` in the log.
+	 */
+	private deliver(delivery: PreparedDelivery): void {
+		const retries = delivery.retries ?? this.flavour.retries;
+		const deliveryId = `delivery-${++this.deliveryCount}`;
 		const generation = this.generation;
-		const body = JSON.parse(payload);
 		const headers: Record<string, string> = {
 			'Content-Type': 'application/json',
 			Accept: 'application/json, text/plain, */*',
-			...extraHeaders,
+			...delivery.headers,
 		};
-		const finish = (outcome: Partial<WebhookDelivery>) => {
-			if (generation !== this.generation) return;
-			this.record({ url, event, body, headers, ...outcome, at: Date.now() });
+		const attempt = (number: number) => {
+			this.post(delivery.url, delivery.payload, headers, (outcome, responseBody) => {
+				if (generation !== this.generation) return;
+				const delay = succeeded(outcome.status) ? undefined : retries(number, outcome);
+				const answer =
+					outcome.status === undefined
+						? { error: outcome.error }
+						: { status: outcome.status, responseBody };
+				this.record({
+					url: delivery.url,
+					event: delivery.event,
+					body: JSON.parse(delivery.payload),
+					headers: { ...headers },
+					deliveryId,
+					attempt: number,
+					...answer,
+					at: Date.now(),
+					...(delay === undefined ? { final: true } : {}),
+				});
+				if (delay !== undefined) this.scheduleRetry(delay, () => attempt(number + 1));
+			});
+		};
+		attempt(1);
+	}
+
+	/** Waits `gatewayMs` of the gateway's time, on the current scale, without keeping Node alive. */
+	private scheduleRetry(gatewayMs: number, run: () => void): void {
+		const pending: PendingRetry = { dueAt: 0, run };
+		this.pendingRetries.add(pending);
+		this.arm(pending, Math.max(0, gatewayMs) * this.clock.scale);
+	}
+
+	private arm(pending: PendingRetry, realMs: number): void {
+		pending.dueAt = Date.now() + realMs;
+		const wake = () => {
+			const left = pending.dueAt - Date.now();
+			// A wait longer than one timer can hold takes several.
+			if (left >= 1000) {
+				pending.timer = setTimeout(wake, Math.min(left, LONGEST_TIMER_MS)).unref();
+				return;
+			}
+			this.pendingRetries.delete(pending);
+			pending.run();
+		};
+		pending.timer = setTimeout(wake, Math.min(realMs, LONGEST_TIMER_MS)).unref();
+	}
+
+	/** One attempt: `settle` gets the receiver's status and body, or the error that stood for them. */
+	private post(
+		url: string,
+		payload: string,
+		headers: Record<string, string>,
+		settle: (outcome: AttemptOutcome, responseBody?: string) => void,
+	): void {
+		// A socket can fail after its answer began: the attempt still ends once, with one retry.
+		let finished = false;
+		const finish = (outcome: AttemptOutcome, responseBody?: string) => {
+			if (finished) return;
+			finished = true;
+			settle(outcome, responseBody);
 		};
 		let target: URL;
 		try {
@@ -220,6 +386,7 @@ export class WebhookDispatcher implements EventSink {
 			return;
 		}
 		const transport = target.protocol === 'https:' ? https : http;
+		const timeoutMs = this.clock.timeoutMs ?? this.flavour.timeoutMs;
 		let request: http.ClientRequest;
 		try {
 			request = transport.request(
@@ -227,7 +394,7 @@ export class WebhookDispatcher implements EventSink {
 				{
 					method: 'POST',
 					headers: { ...headers, 'Content-Length': Buffer.byteLength(payload) },
-					timeout: DELIVERY_TIMEOUT_MS,
+					timeout: timeoutMs,
 				},
 				(response) => this.collect(request, response, finish),
 			);
@@ -237,9 +404,9 @@ export class WebhookDispatcher implements EventSink {
 			return;
 		}
 		this.inFlight.add(request);
-		request.on('timeout', () =>
-			request.destroy(new Error(`No answer within ${DELIVERY_TIMEOUT_MS} ms`)),
-		);
+		// Only a timeout of the gateway's: Node's global agent also reports 5 s of silence as 'timeout'.
+		if (timeoutMs !== undefined)
+			request.on('timeout', () => request.destroy(new Error(`No answer within ${timeoutMs} ms`)));
 		request.on('error', (error) => {
 			this.inFlight.delete(request);
 			finish({ error: error.message });
@@ -250,7 +417,7 @@ export class WebhookDispatcher implements EventSink {
 	private collect(
 		request: http.ClientRequest,
 		response: http.IncomingMessage,
-		finish: (outcome: Partial<WebhookDelivery>) => void,
+		finish: (outcome: AttemptOutcome, responseBody?: string) => void,
 	): void {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -261,7 +428,8 @@ export class WebhookDispatcher implements EventSink {
 		response.on('end', () => {
 			this.inFlight.delete(request);
 			const responseBody = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
-			finish({ status: response.statusCode, responseBody });
+			const retryAfter = response.headers['retry-after'];
+			finish({ status: response.statusCode, retryAfter }, responseBody);
 		});
 		response.on('error', () => undefined);
 	}
@@ -274,6 +442,31 @@ export class WebhookDispatcher implements EventSink {
 				waiter.resolve([...this.deliveries]);
 			}
 		}
+	}
+
+	/** Each delivery in the log with its attempts, in the order of their first attempts. */
+	outcomes(): DeliveryOutcome[] {
+		const byId = new Map<string, DeliveryOutcome>();
+		for (const entry of this.deliveries) {
+			let outcome = byId.get(entry.deliveryId);
+			if (!outcome) {
+				outcome = {
+					deliveryId: entry.deliveryId,
+					url: entry.url,
+					event: entry.event,
+					body: entry.body,
+					attempts: [],
+					final: false,
+					succeeded: false,
+				};
+				byId.set(entry.deliveryId, outcome);
+			}
+			const { attempt, status, error, at } = entry;
+			outcome.attempts.push({ attempt, ...(status === undefined ? { error } : { status }), at });
+			outcome.final ||= entry.final === true;
+			outcome.succeeded ||= succeeded(status);
+		}
+		return [...byId.values()];
 	}
 
 	waitFor(count: number, timeoutMs: number): Promise<WebhookDelivery[]> {
@@ -305,12 +498,15 @@ export class WebhookDispatcher implements EventSink {
 		});
 	}
 
-	/** Forget the log and abandon deliveries still on their way. */
+	/** Forget the log, abandon deliveries still on their way and their retries, and go back to the starting clock. */
 	reset(): void {
 		this.generation++;
 		this.deliveries.length = 0;
+		for (const pending of this.pendingRetries) clearTimeout(pending.timer);
+		this.pendingRetries.clear();
 		for (const request of this.inFlight) request.destroy();
 		this.inFlight.clear();
+		this.clock = { ...this.startingClock };
 	}
 
 	close(): void {

@@ -101,6 +101,21 @@ function clearDeliveries(context: RequestContext) {
 	return { status: 200, body: { cleared } };
 }
 
+/** Each delivery with its attempts grouped (Simulator.deliveryOutcomes). */
+function deliveryOutcomes(context: RequestContext) {
+	return { status: 200, body: context.core.webhooks.outcomes() };
+}
+
+function deliveryClock(context: RequestContext) {
+	return { status: 200, body: context.core.webhooks.deliveryClock() };
+}
+
+/** `{scale?, timeoutMs?}` as Simulator.setDeliveryClock takes it; answers the clock now in force. */
+function setDeliveryClock(context: RequestContext) {
+	context.core.webhooks.setClock(bodyObject(context.body));
+	return deliveryClock(context);
+}
+
 /** One rule or an array of rules, queued in order. */
 function addFaults(context: RequestContext) {
 	const rules = Array.isArray(context.body) ? context.body : [context.body];
@@ -135,6 +150,19 @@ export const controlRoutes: Route[] = [
 	{ method: 'DELETE', pattern: '/__sim/requests', family: 'control', handler: clearRequests },
 	{ method: 'GET', pattern: '/__sim/deliveries', family: 'control', handler: deliveries },
 	{ method: 'DELETE', pattern: '/__sim/deliveries', family: 'control', handler: clearDeliveries },
+	{
+		method: 'GET',
+		pattern: '/__sim/delivery-outcomes',
+		family: 'control',
+		handler: deliveryOutcomes,
+	},
+	{ method: 'GET', pattern: '/__sim/delivery-clock', family: 'control', handler: deliveryClock },
+	{
+		method: 'POST',
+		pattern: '/__sim/delivery-clock',
+		family: 'control',
+		handler: setDeliveryClock,
+	},
 	{ method: 'POST', pattern: '/__sim/faults', family: 'control', handler: addFaults },
 	{ method: 'GET', pattern: '/__sim/faults', family: 'control', handler: listFaults },
 	{ method: 'DELETE', pattern: '/__sim/faults', family: 'control', handler: clearFaults },
