@@ -21,7 +21,14 @@ import {
 } from '../shared/session';
 import { describeValue } from '../shared/values';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
-import { deliveryToItem, envelopeProblem, reasonToIgnore, tokensMatch } from './deliveries';
+import {
+	deliveryIdentity,
+	deliveryToItem,
+	envelopeProblem,
+	reasonToIgnore,
+	tokensMatch,
+} from './deliveries';
+import { deliveryDigest, DeliveryMemory, recordWithout } from './delivery-memory';
 
 import type {
 	OurRegistration,
@@ -41,6 +48,7 @@ import {
 	HMAC_HEADER,
 	hmacMatches,
 	wahaDeliveryEvent,
+	wahaDeliveryIdentity,
 	wahaDeliveryToItem,
 	wahaEnvelopeProblem,
 	wahaReasonToIgnore,
@@ -127,6 +135,27 @@ function readOutput(this: IWebhookFunctions): DeliveryOutput {
 	};
 }
 
+/** Options > Redeliver For (Minutes), by default a quarter of an hour (WAHA's own is 30 s). */
+const REDELIVER_MINUTES = { default: 15, max: 1440 };
+
+/** Redeliver For (Minutes) as typed or from an expression (a number or its digits). */
+function redeliverMinutes(this: IHookFunctions, options: IDataObject): number {
+	const raw = options.redeliverMinutes ?? REDELIVER_MINUTES.default;
+	const minutes = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	if (
+		typeof minutes !== 'number' ||
+		!Number.isInteger(minutes) ||
+		minutes < 1 ||
+		minutes > REDELIVER_MINUTES.max
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Redeliver For (Minutes) must be a whole number of minutes from 1 to ${REDELIVER_MINUTES.max} (got ${describeValue(raw)})`,
+		);
+	}
+	return minutes;
+}
+
 function wantedRegistration(this: IHookFunctions): WantedRegistration {
 	// Every parameter is checked here, before any request, so a typo fails activation loudly
 	// instead of silently filtering every delivery.
@@ -139,6 +168,7 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 		base64: options.includeMedia === true,
 		replaceUnseen: options.replaceUnseenWebhook !== false,
 		ignoreOwnMessages: filters.ignoreOwnMessages,
+		redeliverMinutes: redeliverMinutes.call(this, options),
 	};
 }
 
@@ -208,6 +238,8 @@ function isAuthentic(
 interface CheckedDelivery {
 	/** Why it starts no execution, or undefined when it should. */
 	reasonToIgnore(filters: DeliveryFilters): string | undefined;
+	/** What makes it the same event as another delivery (a redelivery of it). */
+	identity(filters: DeliveryFilters): string;
 	toItem(
 		this: IWebhookFunctions,
 		output: DeliveryOutput,
@@ -230,6 +262,8 @@ function checkedDelivery(
 		if (problem) return { problem };
 		return {
 			reasonToIgnore: (filters) => wahaReasonToIgnore(envelope, filters),
+			identity: (filters) =>
+				wahaDeliveryIdentity(envelope, wahaDeliveryEvent(envelope, filters.events) as string),
 			async toItem(output, filters, secrets) {
 				const event = wahaDeliveryEvent(envelope, filters.events) as string;
 				return await withPhonesLookedUp.call(
@@ -247,6 +281,7 @@ function checkedDelivery(
 	const delivery = body as Delivery;
 	return {
 		reasonToIgnore: (filters) => reasonToIgnore(delivery, filters),
+		identity: () => deliveryIdentity(delivery),
 		toItem(output, _filters, secrets) {
 			return withPhonesLookedUp.call(
 				this,
@@ -255,6 +290,19 @@ function checkedDelivery(
 			);
 		},
 	};
+}
+
+/** Every trigger's deliveries this process started executions for (see delivery-memory.ts). */
+const DELIVERIES = new DeliveryMemory(2000);
+
+/**
+ * How long a delivery is remembered, in seconds: beyond the gateway's last retry (Evolution API's
+ * ten tries span about 26 minutes; WAHA tries for Redeliver For (Minutes)).
+ */
+function rememberSeconds(options: IDataObject): number {
+	const minutes = Number(options.redeliverMinutes ?? REDELIVER_MINUTES.default);
+	const retries = Number.isFinite(minutes) && minutes >= 1 ? minutes : REDELIVER_MINUTES.default;
+	return Math.max(30, Math.min(retries, REDELIVER_MINUTES.max) + 5) * 60;
 }
 
 function messageOf(error: unknown): string {
@@ -377,6 +425,15 @@ export class MessagingGatewayTrigger implements INodeType {
 							'Whether QR code events output the QR code as a PNG in the binary field "data"',
 					},
 					{
+						displayName: 'Redeliver For (Minutes)',
+						name: 'redeliverMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: REDELIVER_MINUTES.max },
+						default: 15,
+						description:
+							'WAHA: how long WAHA keeps trying, every 10 seconds, to deliver an event n8n did not take (n8n stopped or restarting). WAHA alone gives up after about 30 seconds. Evolution API sets its retries on its server (see the README).',
+					},
+					{
 						displayName: 'Replace an Unseen Webhook',
 						name: 'replaceUnseenWebhook',
 						type: 'boolean',
@@ -417,7 +474,11 @@ export class MessagingGatewayTrigger implements INodeType {
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 				const registrar = await webhookRegistrarOf.call(this);
+				const token = staticData.registration?.token;
 				await registrar.unregister.call(this, staticData);
+				// No redelivery reaches a trigger that is not registered.
+				delete staticData.delivered;
+				if (token) DELIVERIES.forgetTrigger(token);
 				return true;
 			},
 		},
@@ -457,9 +518,33 @@ export class MessagingGatewayTrigger implements INodeType {
 		const ignored = delivery.reasonToIgnore(filters);
 		if (ignored) return answer.call(this, 200, { received: true, ignored });
 
+		// A redelivery of an event that started an execution starts nothing.
+		// The registration's token: this trigger's own, and free to read (the node costs a copy).
+		const trigger = expectedToken;
+		const digest = deliveryDigest(delivery.identity(filters));
+		const now = Math.floor(Date.now() / 1000);
+		const verdict = DELIVERIES.verdict(trigger, staticData.delivered, digest, now);
+		if (verdict === 'duplicate') {
+			return answer.call(this, 200, { received: true, ignored: 'delivered before' });
+		}
+		if (verdict === 'in progress') {
+			return answer.call(this, 409, {
+				received: false,
+				error: 'This event is being delivered already: try again later',
+			});
+		}
+		staticData.delivered = DELIVERIES.accept(
+			trigger,
+			staticData.delivered,
+			digest,
+			now + rememberSeconds(collection.call(this, 'options')),
+			now,
+			this.getResponseObject(),
+		);
+
 		const secrets = [expectedToken];
-		// Gateways post each event once: a failure that may pass (n8n's regular expression watchdog
-		// fires on a starved process) is tried again before the event is refused and lost.
+		// A failure that may pass (n8n's regular expression watchdog fires on a starved process) is
+		// tried again here: Evolution API 1.x never posts an event twice.
 		for (let attempt = 1; ; attempt++) {
 			try {
 				const keyRead = credentialApiKey.call(this);
@@ -481,6 +566,9 @@ export class MessagingGatewayTrigger implements INodeType {
 					continue;
 				}
 				this.logger.error(`${LOG_PREFIX} a delivery could not be turned into an item: ${reason}`);
+				// Not run: the gateway's next try must run it.
+				DELIVERIES.forget(trigger, digest);
+				staticData.delivered = recordWithout(staticData.delivered, digest);
 				return answer.call(this, 500, {
 					received: false,
 					error: 'The trigger could not turn this delivery into an item; see the n8n log',

@@ -167,6 +167,23 @@ export function reasonToIgnore(delivery: Delivery, filters: DeliveryFilters): st
 	return undefined;
 }
 
+/** Events whose delivery is one new message, the same event whatever its chat is called. */
+const ONE_MESSAGE_EVENTS: ReadonlySet<string> = new Set(['MESSAGES_UPSERT', 'SEND_MESSAGE']);
+
+/**
+ * What makes two deliveries one event: a new message by its ID (Evolution API 2.3.7 delivers some
+ * twice, under the LID and under the phone number), anything else by its whole body (a gateway's
+ * retry posts the same body again).
+ */
+export function deliveryIdentity(delivery: Delivery): string {
+	const event = subscriptionName(delivery.event);
+	const key = event && ONE_MESSAGE_EVENTS.has(event) ? messageKey(delivery.data) : undefined;
+	const id = key && isNonEmptyText(key.id) ? key.id : undefined;
+	return id
+		? `${delivery.instance}|${event}|${key?.fromMe === true}|${id}`
+		: `body|${JSON.stringify(delivery)}`;
+}
+
 /** Deeper than any real delivery (a quoted message inside a message is about 10 levels). */
 export const MAX_DELIVERY_NESTING = 64;
 

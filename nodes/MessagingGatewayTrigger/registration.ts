@@ -57,6 +57,8 @@ export interface TriggerStaticData extends IDataObject {
 	registration?: OurRegistration & IDataObject;
 	/** The registration we replaced, to put back when the trigger stops; null if there was none to keep. */
 	previous?: (RemoteWebhook & IDataObject) | null;
+	/** The deliveries that started an execution (delivery-memory.ts's record). */
+	delivered?: string;
 }
 
 export interface WantedRegistration {
@@ -68,6 +70,8 @@ export interface WantedRegistration {
 	replaceUnseen: boolean;
 	/** Filters > Ignore Own Messages: WAHA subscribes to other events for own messages. */
 	ignoreOwnMessages: boolean;
+	/** Options > Redeliver For (Minutes): how long WAHA retries a delivery n8n did not take. */
+	redeliverMinutes: number;
 }
 
 /**
@@ -99,6 +103,12 @@ export function sameEvents(left: readonly string[], right: readonly string[]): b
 function registeredUrl(dialect: WebhookDialect, webhookUrl: string, token: string): string {
 	if (dialect.tokenHeader) return webhookUrl;
 	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}token=${token}`;
+}
+
+/** Our registered URL without the token registeredUrl put in its query. */
+function withoutToken(ours: OurRegistration): string {
+	const query = `token=${ours.token}`;
+	return ours.url.endsWith(query) ? ours.url.slice(0, -query.length - 1) : ours.url;
 }
 
 /** Whether a failed /webhook/find means "this gateway cannot tell" rather than a real error. */
@@ -277,12 +287,13 @@ export async function register(
 	}
 	const remoteIsOurs =
 		remote !== undefined && previousOurs !== undefined && remote.url === previousOurs.url;
-	// Keep the registration we replace, unless it is an older one of ours (then keep what that one
-	// replaced); when the gateway cannot tell, what an earlier registration of ours replaced.
+	// Keep the registration we replace (a disabled one too: it is put back as it was), unless it is
+	// an older one of ours (then keep what that one replaced); when the gateway cannot tell, what an
+	// earlier registration of ours replaced.
 	const previous =
 		remoteIsOurs || (remote === undefined && previousOurs?.session === wanted.session)
 			? (staticData.previous ?? null)
-			: remote && remote.enabled && remote.url
+			: remote?.url
 				? remote
 				: null;
 
@@ -345,16 +356,16 @@ export async function unregister(
 		);
 	} else if (remote.enabled && remote.url === ours.url) {
 		const previous = staticData.previous;
-		const restored: RemoteWebhook =
-			previous && previous.enabled && previous.url
-				? previous
-				: {
-						enabled: false,
-						url: ours.url,
-						events: [],
-						webhook_by_events: false,
-						webhook_base64: false,
-					};
+		// The row as it was, disabled ones too; with none, a disabled row that keeps no token.
+		const restored: RemoteWebhook = previous?.url
+			? previous
+			: {
+					enabled: false,
+					url: withoutToken(ours),
+					events: [],
+					webhook_by_events: false,
+					webhook_base64: false,
+				};
 		await setRemoteWebhook.call(this, dialect, ours.session, restored, tokens);
 	} else {
 		this.logger.info(

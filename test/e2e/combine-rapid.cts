@@ -355,22 +355,24 @@ export function timesReplied(
 }
 
 /**
- * How n8n answered the gateway's delivery of each message (the simulator delivers once and does
- * not retry, so a delivery n8n did not take within its 10 s has no execution: no fault of the node).
+ * Whether n8n took each message in the end: some delivery of it answered 2xx, after as many tries
+ * as the gateway made (a busy n8n may answer a first try late, and the gateway tries again).
+ * That it ran exactly once is what the replies and the executions say.
  */
-export function deliveryAnswers(
+export function messagesTaken(
 	simulator: Simulator,
 	gateway: HistoryGateway,
 	written: Written[],
-): Array<{ text: string; answers: Array<number | string> }> {
-	const messages = simulator.deliveries.filter(
-		(delivery) => delivery.event === gateway.deliveryEvent,
-	);
+): Array<{ text: string; taken: boolean }> {
+	const outcomes = simulator
+		.deliveryOutcomes()
+		.filter((outcome) => outcome.event === gateway.deliveryEvent);
 	return written.map(({ text, id }) => ({
 		text,
-		answers: messages
-			.filter((delivery) => gateway.deliveredId(delivery.body as IDataObject).endsWith(id))
-			.map((delivery) => delivery.status ?? String(delivery.error)),
+		taken: outcomes.some(
+			(outcome) =>
+				outcome.succeeded && gateway.deliveredId(outcome.body as IDataObject).endsWith(id),
+		),
 	}));
 }
 

@@ -110,9 +110,9 @@ describe.each(Object.keys(GATEWAYS) as Credential[])(
 			]),
 		)('%s: a LID %s reaches the gateway as the LID', async (field, _how, given, parameters) => {
 			// People are answered after they wrote: the gateway knows them from their message.
-		await simulator.injectInboundMessage({ from: dora.lid, text: 'Hi, is my order ready?' });
-		simulator.clearLogs();
-		const [resourceAndOperation] = field.split(' ');
+			await simulator.injectInboundMessage({ from: dora.lid, text: 'Hi, is my order ready?' });
+			simulator.clearLogs();
+			const [resourceAndOperation] = field.split(' ');
 			const [resource, operation] = resourceAndOperation.split('.');
 
 			const result = await runGateway(

@@ -14,7 +14,7 @@ import {
 	byMessage,
 	CHAT_PLANS,
 	combineRapidWorkflow,
-	deliveryAnswers,
+	messagesTaken,
 	executionOutcomes,
 	expectedOutcomes,
 	expectedPerChat,
@@ -164,8 +164,8 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 					certain.map(({ chat }) => chat),
 				),
 			).toEqual(certain);
-			expect(deliveryAnswers(simulator, gateway, written)).toEqual(
-				written.map(({ text }) => ({ text, answers: [200] })),
+			expect(messagesTaken(simulator, gateway, written)).toEqual(
+				written.map(({ text }) => ({ text, taken: true })),
 			);
 			expect(repliesPerChat(simulator, gateway, written)).toEqual(expectedPerChat(bursts));
 			expect(timesReplied(simulator, gateway, written)).toEqual(

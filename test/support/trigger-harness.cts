@@ -71,7 +71,17 @@ export interface TriggerHarness {
 	deliveries: ReceivedDelivery[];
 	/** The parsed bodies webhook() was given, the objects themselves, in order (to see they stay unchanged). */
 	requestBodies: unknown[];
-	/** Items of every execution webhook() started, in order. */
+	/** Every request the webhook endpoint received, as it arrived (to post one again). */
+	received: ReceivedRequest[];
+	/** Posts a received request to the webhook endpoint again, as the gateway's retry would. */
+	redeliver(request: ReceivedRequest): Promise<{ status: number; body: unknown }>;
+	/** n8n fails to store the next `count` executions webhook() starts: it answers 500, saves nothing. */
+	failNextExecutionStores(count: number): void;
+	/** n8n takes `ms` to store each execution webhook() starts (a busy database), then answers. */
+	slowExecutionStores(ms: number): void;
+	/** n8n restarted: the trigger's code loaded anew (nothing kept in memory), the database kept. */
+	restart(nodeType: MessagingGatewayTrigger): void;
+	/** Items of every execution webhook() started (and n8n stored), in order. */
 	executions(): INodeExecutionData[][];
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
 	/** What the node wrote to n8n's log since this harness started, as "level: message". */
@@ -94,6 +104,13 @@ export interface TriggerHarnessOptions {
 	nodeType?: MessagingGatewayTrigger;
 }
 
+/** A request as the webhook endpoint received it. */
+export interface ReceivedRequest {
+	url: string;
+	headers: http.IncomingHttpHeaders;
+	rawBody: Buffer;
+}
+
 /** What webhook() sees of a request: the fields of n8n's Express request it reads. */
 export interface WebhookRequest {
 	method?: string;
@@ -105,6 +122,9 @@ export interface WebhookRequest {
 }
 
 export interface JsonResponse {
+	/** Express's response is Node's: the trigger watches it for when (and how) n8n answered. */
+	once(event: 'finish' | 'close', listener: () => void): unknown;
+	readonly statusCode: number;
 	status(code: number): JsonResponse;
 	json(body: unknown): void;
 	send(body: unknown): void;
@@ -119,6 +139,12 @@ function responseAdapter(
 ): JsonResponse {
 	let statusCode = 200;
 	const adapter: JsonResponse = {
+		once(event, listener) {
+			return res.once(event, listener);
+		},
+		get statusCode() {
+			return res.statusCode;
+		},
 		headersSent: false,
 		status(code) {
 			statusCode = code;
@@ -169,7 +195,10 @@ let harnessCount = 0;
 
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
 	const mode = options.mode ?? 'trigger';
-	const nodeType = options.nodeType ?? new MessagingGatewayTrigger();
+	let nodeType = options.nodeType ?? new MessagingGatewayTrigger();
+	const received: ReceivedRequest[] = [];
+	let failingStores = 0;
+	let storeDelayMs = 0;
 	const credentialsHelper = new TestCredentialsHelper(
 		{ messagingGatewayApi: new MessagingGatewayApi() },
 		{
@@ -194,16 +223,34 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			messagingGatewayApi: { id: `cred-${++harnessCount}`, name: 'Messaging Gateway (test)' },
 		},
 	};
-	const workflow = new Workflow({
-		id: 'trigger-harness',
-		name: 'Trigger harness',
-		nodes: [node],
-		connections: {},
-		active: true,
-		nodeTypes: new MapNodeTypes({ [TRIGGER_NODE_TYPE]: nodeType }),
-		staticData: {},
-		settings: { executionOrder: 'v1' },
-	});
+	const nodeTypes = new MapNodeTypes({ [TRIGGER_NODE_TYPE]: nodeType });
+	/**
+	 * The workflow's static data as n8n's database holds it. As n8n does, every webhook call and
+	 * every activation hook gets its own copy, loaded at its start, and a changed copy is saved
+	 * whole when the call ends well (a webhook call's before n8n answers): two calls at once each
+	 * save their own copy, the later one over the other.
+	 */
+	let storedStaticData: IDataObject = {};
+	/** Each harness is a workflow of its own (the trigger keeps what it delivered per workflow). */
+	const workflowId = `trigger-harness-${harnessCount}`;
+	const loadedWorkflow = () =>
+		new Workflow({
+			id: workflowId,
+			name: 'Trigger harness',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: JSON.parse(JSON.stringify(storedStaticData)) as IDataObject,
+			settings: { executionOrder: 'v1' },
+		});
+	const saveStaticData = (workflow: Workflow) => {
+		if (workflow.staticData.__dataChanged !== true) return;
+		const { __dataChanged: _changed, ...saved } = workflow.staticData;
+		storedStaticData = JSON.parse(JSON.stringify(saved)) as IDataObject;
+	};
+	/** The workflow the hooks and the webhook URL read (its node and settings; static data is loaded per call). */
+	const workflow = loadedWorkflow();
 	const deliveries: ReceivedDelivery[] = [];
 	const requestBodies: unknown[] = [];
 	const waiters: Array<{ count: number; resolve: () => void }> = [];
@@ -222,6 +269,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		req.on('end', () => {
 			void (async () => {
 				const rawBody = Buffer.concat(chunks);
+				received.push({ url: req.url ?? '/', headers: req.headers, rawBody });
 				const url = new URL(req.url ?? '/', 'http://localhost');
 				let body: unknown = {};
 				try {
@@ -243,9 +291,19 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 					body,
 					rawBody,
 				};
+				const requestWorkflow = loadedWorkflow();
 				try {
-					const context = webhookContext(httpRequest, httpResponse);
+					const context = webhookContext(httpRequest, httpResponse, requestWorkflow);
 					const result = await nodeType.webhook.call(context);
+					if (result.workflowData && storeDelayMs > 0) {
+						await new Promise((resolve) => setTimeout(resolve, storeDelayMs));
+					}
+					if (result.workflowData && failingStores > 0) {
+						// n8n could not store the execution: it answers 500 and saves no static data.
+						failingStores--;
+						throw new Error('There was a problem executing the workflow');
+					}
+					saveStaticData(requestWorkflow);
 					if (result.workflowData) delivery.execution = result.workflowData[0];
 					delivery.answeredBy = httpResponse.headersSent ? 'node' : 'n8n';
 					if (!result.noWebhookResponse && !httpResponse.headersSent) {
@@ -274,15 +332,19 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		webhookTestBaseUrl: `http://127.0.0.1:${port}/webhook-test`,
 	} as IWorkflowExecuteAdditionalData;
 
-	function webhookContext(httpRequest: WebhookRequest, httpResponse: JsonResponse): WebhookContext {
+	function webhookContext(
+		httpRequest: WebhookRequest,
+		httpResponse: JsonResponse,
+		requestWorkflow = loadedWorkflow(),
+	): WebhookContext {
 		const additionalData = {
 			...baseAdditionalData,
 			httpRequest,
 			httpResponse,
 		} as unknown as IWorkflowExecuteAdditionalData;
 		return new WebhookContext(
-			workflow,
-			workflow.getNode(TRIGGER_NODE_NAME)!,
+			requestWorkflow,
+			requestWorkflow.getNode(TRIGGER_NODE_NAME)!,
 			additionalData,
 			mode,
 			webhookData(additionalData),
@@ -303,10 +365,10 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		};
 	}
 
-	const hookContext = () =>
+	const hookContext = (hookWorkflow = workflow) =>
 		new HookContext(
-			workflow,
-			workflow.getNode(TRIGGER_NODE_NAME)!,
+			hookWorkflow,
+			hookWorkflow.getNode(TRIGGER_NODE_NAME)!,
 			baseAdditionalData,
 			mode,
 			(mode === 'manual' ? 'manual' : 'activate') as WorkflowActivateMode,
@@ -314,16 +376,23 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		);
 	captureLogger(hookContext().logger as never);
 	const firstLogLine = loggedLines.length;
-	const methods = nodeType.webhookMethods.default;
-	const checkExists = async () => await methods.checkExists.call(hookContext());
-	const create = async () => await methods.create.call(hookContext());
+	const methods = () => nodeType.webhookMethods.default;
+	/** An activation hook on a freshly loaded copy of static data, saved when the hook succeeds. */
+	const runHook = async (hook: (this: HookContext) => Promise<boolean>) => {
+		const hookWorkflow = loadedWorkflow();
+		const result = await hook.call(hookContext(hookWorkflow));
+		saveStaticData(hookWorkflow);
+		return result;
+	};
+	const checkExists = async () => await runHook(methods().checkExists);
+	const create = async () => await runHook(methods().create);
 
 	return {
 		webhookUrl: hookContext().getNodeWebhookUrl('default') as string,
-		staticData: () => (workflow.staticData[`node:${TRIGGER_NODE_NAME}`] ?? {}) as IDataObject,
+		staticData: () => (storedStaticData[`node:${TRIGGER_NODE_NAME}`] ?? {}) as IDataObject,
 		checkExists,
 		create,
-		delete: async () => await methods.delete.call(hookContext()),
+		delete: async () => await runHook(methods().delete),
 		failNextCredentialReads: (count) => {
 			credentialsHelper.transientFailures = count;
 		},
@@ -338,6 +407,33 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		},
 		deliveries,
 		requestBodies,
+		received,
+		redeliver: (request) =>
+			new Promise((resolve, reject) => {
+				const post = http.request(
+					`http://127.0.0.1:${port}${request.url}`,
+					{ method: 'POST', headers: request.headers },
+					(response) => {
+						const chunks: Buffer[] = [];
+						response.on('data', (chunk: Buffer) => chunks.push(chunk));
+						response.on('end', () => {
+							const text = Buffer.concat(chunks).toString('utf8');
+							resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : '' });
+						});
+					},
+				);
+				post.on('error', reject);
+				post.end(request.rawBody);
+			}),
+		failNextExecutionStores: (count) => {
+			failingStores = count;
+		},
+		slowExecutionStores: (ms) => {
+			storeDelayMs = ms;
+		},
+		restart: (freshNodeType) => {
+			nodeType = freshNodeType;
+		},
 		executions: () =>
 			deliveries.flatMap((delivery) => (delivery.execution ? [delivery.execution] : [])),
 		waitForDeliveries: (count, timeoutMs = 5000) =>

@@ -153,39 +153,64 @@ describe('deliveries from Evolution API v2', () => {
 	});
 });
 
-describe('deactivation on Evolution API v2', () => {
-	it('puts back the webhook that was there, with its own headers', async () => {
-		const foreign = {
-			enabled: true,
-			url: 'https://crm.example.com/hooks/evolution',
-			events: ['MESSAGES_UPSERT'],
-			byEvents: true,
-			base64: false,
-			headers: { authorization: 'Bearer crm-token' },
-		};
-		expect((await api().post(`/webhook/set/${SESSION}`, { webhook: foreign })).status).toBe(201);
+/** The instance's webhook row as GET /webhook/find answers it, without its id and times. */
+async function foundRow(): Promise<Record<string, unknown> | null> {
+	const answer = await api().get(`/webhook/find/${SESSION}`);
+	expect(answer.status).toBe(200);
+	if (answer.data === null || answer.data === '') return null;
+	const row = { ...answer.data };
+	for (const changing of ['id', 'createdAt', 'updatedAt']) delete row[changing];
+	return row;
+}
+
+describe('deactivation on Evolution API v2 (a set updates only the fields its body names)', () => {
+	const crm = {
+		enabled: true,
+		url: 'https://crm.example.com/hooks/evolution',
+		events: ['MESSAGES_UPSERT'],
+		byEvents: true,
+		base64: false,
+	};
+	it.each([
+		{
+			before: 'a webhook with its own headers',
+			set: { ...crm, headers: { authorization: 'Bearer crm-token' } },
+			headersAfter: { authorization: 'Bearer crm-token' },
+		},
+		// v2 stores null for a webhook set without headers and refuses null in a set: {} sends none.
+		{ before: 'a webhook set without headers', set: crm, headersAfter: {} },
+		{
+			before: 'a disabled webhook',
+			set: { ...crm, enabled: false, headers: { authorization: 'Bearer crm-token' } },
+			headersAfter: { authorization: 'Bearer crm-token' },
+		},
+	])(
+		'$before: the row is put back as it was, and our token leaves it',
+		async ({ set, headersAfter }) => {
+			expect((await api().post(`/webhook/set/${SESSION}`, { webhook: set })).status).toBe(201);
+			const before = await foundRow();
+			const harness = await start();
+			await harness.activate();
+			const token = (harness.staticData().registration as { token: string }).token;
+
+			await harness.delete();
+
+			const after = await foundRow();
+			expect(after).toEqual({ ...before, headers: headersAfter });
+			expect(JSON.stringify(after)).not.toContain(token);
+			expect(harness.staticData()).toEqual({});
+		},
+	);
+
+	it('with nothing there before, disables the webhook and takes our token off it', async () => {
 		const harness = await start();
 		await harness.activate();
+		const token = (harness.staticData().registration as { token: string }).token;
 
 		await harness.delete();
 
-		expect(simulator.getWebhook(SESSION)).toEqual({
-			enabled: true,
-			url: foreign.url,
-			events: foreign.events,
-			webhook_by_events: true,
-			webhook_base64: false,
-			headers: foreign.headers,
-		});
-		expect(harness.staticData()).toEqual({});
-	});
-
-	it('with nothing there before, disables the webhook', async () => {
-		const harness = await start();
-		await harness.activate();
-
-		await harness.delete();
-
-		expect(simulator.getWebhook(SESSION)).toMatchObject({ enabled: false, events: [] });
+		const after = await foundRow();
+		expect(after).toMatchObject({ enabled: false, events: [], headers: {} });
+		expect(JSON.stringify(after)).not.toContain(token);
 	});
 });

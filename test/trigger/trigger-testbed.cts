@@ -3,7 +3,7 @@
  * the trigger a test started, stopped after it.
  */
 import { startSimulator } from '../simulator/index.cts';
-import type { Simulator } from '../simulator/index.cts';
+import type { Simulator, SimulatorOptions } from '../simulator/index.cts';
 import { startTriggerHarness } from '../support/trigger-harness.cts';
 import type { TriggerHarness, TriggerHarnessOptions } from '../support/trigger-harness.cts';
 
@@ -27,12 +27,22 @@ export interface TriggerTestbed {
 	): Promise<TriggerHarness>;
 }
 
-export function useTriggerTestbed(session: string): TriggerTestbed {
+/** The credential's Gateway for each gateway the simulator plays. */
+const CREDENTIAL_GATEWAYS = {
+	spec: undefined,
+	'evolution-v2': 'evolutionV2',
+	waha: 'waha',
+} as const;
+
+export function useTriggerTestbed(
+	session: string,
+	gateway: keyof typeof CREDENTIAL_GATEWAYS = 'spec',
+): TriggerTestbed {
 	let simulator: Simulator | undefined;
 	let trigger: TriggerHarness | undefined;
 
 	beforeAll(async () => {
-		simulator = await startSimulator();
+		simulator = await startSimulator({ gateway } as SimulatorOptions);
 	});
 	afterAll(async () => {
 		await simulator?.stop();
@@ -56,6 +66,7 @@ export function useTriggerTestbed(session: string): TriggerTestbed {
 				parameters: { session, events: ['MESSAGES_UPSERT'], ...parameters } as never,
 				mode,
 				typeVersion,
+				credentialGateway: CREDENTIAL_GATEWAYS[gateway],
 			});
 			return trigger;
 		},

@@ -132,7 +132,13 @@ describe('activation on WAHA', () => {
 					...OTHER_SETTINGS,
 					webhooks: [
 						CRM_WEBHOOK,
-						{ url: trigger.webhookUrl, events: ['message', 'message.reaction'], hmac: { key } },
+						{
+							url: trigger.webhookUrl,
+							events: ['message', 'message.reaction'],
+							hmac: { key },
+							// A try every 10 s for 15 minutes: WAHA's own 15 tries 2 s apart outlast no restart.
+							retries: { policy: 'constant', delaySeconds: 10, attempts: 90 },
+						},
 					],
 				},
 			},
@@ -145,6 +151,56 @@ describe('activation on WAHA', () => {
 		// The key is kept in static data only: never in n8n's log.
 		expect(trigger.logLines().join('\n')).not.toContain(key);
 	});
+
+	it.each([
+		{ redeliverMinutes: 1, attempts: 6 },
+		{ redeliverMinutes: 60, attempts: 360 },
+		{ redeliverMinutes: '30', attempts: 180 },
+		{ redeliverMinutes: 1440, attempts: 8640 },
+	])(
+		'Redeliver For (Minutes) $redeliverMinutes: WAHA tries every 10 s, $attempts times after the first',
+		async ({ redeliverMinutes, attempts }) => {
+			const trigger = await start({ options: { redeliverMinutes } });
+
+			await trigger.activate();
+
+			expect(webhooksOf()[1].retries).toEqual({ policy: 'constant', delaySeconds: 10, attempts });
+			expect(await trigger.checkExists()).toBe(true);
+		},
+	);
+
+	it.each([0, -5, 2.5, 1441, 'soon', '', true, { minutes: 5 }])(
+		'Redeliver For (Minutes) %j is refused by name before any request',
+		async (redeliverMinutes) => {
+			const trigger = await start({ options: { redeliverMinutes } });
+
+			await expect(trigger.create()).rejects.toThrow(
+				/^Redeliver For \(Minutes\) must be a whole number of minutes from 1 to 1440 \(got /,
+			);
+			expect(waha.requests).toEqual([]);
+		},
+	);
+
+	it.each([
+		['registered without retries (an older version of the trigger)', undefined],
+		['with other retries', { policy: 'constant', delaySeconds: 2, attempts: 15 }],
+	])(
+		'checkExists says false for our entry %s, so activation registers it again',
+		async (_name, retries) => {
+			const trigger = await start();
+			await trigger.activate();
+			const ours = webhooksOf()[1];
+			waha.sessions.get(SESSION)!.config!.webhooks = [CRM_WEBHOOK, { ...ours, retries }];
+
+			expect(await trigger.checkExists()).toBe(false);
+			await trigger.activate();
+			expect(webhooksOf()[1].retries).toEqual({
+				policy: 'constant',
+				delaySeconds: 10,
+				attempts: 90,
+			});
+		},
+	);
 
 	it('checkExists says false once our entry is gone from the session', async () => {
 		const trigger = await start();
@@ -248,7 +304,12 @@ describe('two workflows and deactivation on WAHA', () => {
 		]);
 		expect(waha.sessions.get(SESSION)?.config).toMatchObject(OTHER_SETTINGS);
 		expect(first.staticData()).toEqual({});
-		await waha.deliver(SESSION, 'message', aliceMessage('Only you now'));
+		// Another message (its own ID: the same ID again would be a redelivery, which starts nothing).
+		await waha.deliver(
+			SESSION,
+			'message',
+			aliceMessage('Only you now', { id: `false_${ALICE.chatId}_3A0000000000000000A2` }),
+		);
 		expect(first.executions()).toHaveLength(1);
 		expect(second.executions()).toHaveLength(2);
 	});

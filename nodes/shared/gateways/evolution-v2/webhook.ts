@@ -2,8 +2,9 @@
  * The trigger's webhook on Evolution API v2 (2.3.6): `POST /webhook/set/{instance}` takes
  * `{webhook: {enabled, url, events, byEvents, base64, headers}}` and answers the stored row;
  * `GET /webhook/find/{instance}` answers that row (`webhookByEvents`, `webhookBase64`, `headers`),
- * or null when none was ever set. v2 sends the row's `headers` with every delivery, so the
- * trigger's secret token travels there instead of in the URL.
+ * or null when none was ever set. A set updates only the fields its body names (Prisma's upsert).
+ * v2 sends the row's `headers` with every delivery, so the trigger's secret token travels there
+ * instead of in the URL.
  */
 import { asObject } from '../../values';
 
@@ -88,7 +89,9 @@ export const EVOLUTION_V2_WEBHOOKS: WebhookDialect = {
 			events: config.enabled ? config.events : [],
 			byEvents: config.webhook_by_events,
 			base64: config.webhook_base64,
-			...(config.headers ? { headers: config.headers } : {}),
+			// v2 updates only the fields a body names: without headers, the row kept the ones set
+			// before (our token, sent on to the next owner of the row). `{}` clears them; null is refused.
+			headers: config.headers ?? {},
 		},
 	}),
 	echoedUrl: (answer) => answer?.url,

@@ -154,6 +154,25 @@ export function wahaEnvelopeProblem(body: unknown, apiKeys: string[] = []): stri
 	return undefined;
 }
 
+/** WAHA events whose delivery is one new message (or reaction), by the message's ID. */
+const ONE_MESSAGE_EVENTS: ReadonlySet<string> = new Set([
+	'message',
+	'message.any',
+	'message.reaction',
+]);
+
+/**
+ * What makes two deliveries one event (see deliveryIdentity): a new message by its ID, anything
+ * else by WAHA's event ID (the same in its retries), or its whole body.
+ */
+export function wahaDeliveryIdentity(envelope: WahaEnvelope, event: string): string {
+	const id = ONE_MESSAGE_EVENTS.has(envelope.event as string)
+		? textOf(asObject(envelope.payload)?.id)
+		: undefined;
+	if (id) return `${envelope.session}|${event}|${id}`;
+	return isNonEmptyText(envelope.id) ? `event|${envelope.id}` : `body|${JSON.stringify(envelope)}`;
+}
+
 /** Why a checked delivery starts no execution, or undefined when it should (as reasonToIgnore). */
 export function wahaReasonToIgnore(
 	envelope: WahaEnvelope,

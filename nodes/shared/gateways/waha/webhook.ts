@@ -153,9 +153,36 @@ function isNotFound(error: unknown): boolean {
 	return (error as { httpCode?: string | null }).httpCode === '404';
 }
 
-/** Our entry: the trigger's own URL, its events, and its HMAC key. */
-function ourEntry(url: string, events: string[], key: string): IDataObject {
-	return { url, events, hmac: { key } };
+/** The pause between WAHA's tries of a delivery n8n did not take. */
+export const WAHA_RETRY_DELAY_SECONDS = 10;
+
+/**
+ * WAHA's retries for our entry: a try every 10 s for the minutes asked. Without them WAHA gives up
+ * after 15 tries 2 s apart (about 30 s): an n8n restart longer than that lost its messages.
+ * `attempts` counts the tries after the first (axios-retry's `retries`).
+ */
+export function wahaRetries(minutes: number): IDataObject {
+	return {
+		policy: 'constant',
+		delaySeconds: WAHA_RETRY_DELAY_SECONDS,
+		attempts: Math.ceil((minutes * 60) / WAHA_RETRY_DELAY_SECONDS),
+	};
+}
+
+/** Our entry: the trigger's own URL, its events, its HMAC key and its retries. */
+function ourEntry(url: string, events: string[], key: string, minutes: number): IDataObject {
+	return { url, events, hmac: { key }, retries: wahaRetries(minutes) };
+}
+
+/** The same retries (an entry registered before retries were asked for has none). */
+function sameRetries(retries: unknown, minutes: number): boolean {
+	const entry = asObject(retries);
+	const wanted = wahaRetries(minutes);
+	return (
+		entry !== undefined &&
+		Object.keys(wanted).every((name) => entry[name] === wanted[name]) &&
+		Object.keys(entry).length === Object.keys(wanted).length
+	);
 }
 
 export const WAHA_WEBHOOKS: WebhookRegistrar = {
@@ -182,6 +209,7 @@ export const WAHA_WEBHOOKS: WebhookRegistrar = {
 		return (
 			entry !== undefined &&
 			asObject(entry.hmac)?.key === ours.token &&
+			sameRetries(entry.retries, wanted.redeliverMinutes) &&
 			Array.isArray(events) &&
 			sameEvents(events as string[], wahaEventsFor(wanted.events, wanted.ignoreOwnMessages))
 		);
@@ -213,6 +241,7 @@ export const WAHA_WEBHOOKS: WebhookRegistrar = {
 			wanted.webhookUrl,
 			wahaEventsFor(wanted.events, wanted.ignoreOwnMessages),
 			key,
+			wanted.redeliverMinutes,
 		);
 		// Our URL is this trigger's alone (n8n's webhook ID): an entry with it is an older one of ours.
 		const isOurs = (webhook: unknown) =>

@@ -1,0 +1,186 @@
+/**
+ * The deliveries a trigger has started an execution for, so that the gateway's redelivery of one
+ * (a retry after a timeout or an error, the same event posted twice) is answered 200 and starts
+ * nothing. Two memories hold them:
+ *
+ * - the workflow's static data: n8n loads it from its database for every webhook call and saves
+ *   it before it answers, so it outlives restarts and every n8n process reads it;
+ * - this process's own: concurrent webhook calls each load their own copy of static data, and
+ *   each saves its copy whole, so the process's memory is what they share (and what each merges
+ *   back into the copy it saves, so one call's save does not drop what another just recorded).
+ *
+ * An entry is pending from the moment its delivery is accepted until n8n has answered the gateway:
+ * only a 2xx answer (n8n holds the execution) makes it done; any other answer, or a connection
+ * closed first, forgets it, so the gateway's next try runs. While pending, a second delivery of
+ * the same event is answered 409 (every gateway that retries tries it again later).
+ */
+import { createHash } from 'crypto';
+
+/** How a delivery compares with the ones before it. */
+export type DeliveryVerdict = 'new' | 'duplicate' | 'in progress';
+
+/** Characters of a delivery's digest (see deliveryDigest). */
+const DIGEST_LENGTH = 16;
+/** Digits of an expiry, in Unix seconds (ten until the year 2286). */
+const EXPIRY_DIGITS = 10;
+/**
+ * One entry of static data's record: its digest, then when it may be forgotten. The record is a
+ * text of such entries, oldest first: read, added to and trimmed without a loop over objects
+ * (n8n hands static data to the node behind a proxy, where every property read costs).
+ */
+const ENTRY_LENGTH = DIGEST_LENGTH + EXPIRY_DIGITS;
+
+interface ProcessEntry {
+	expires: number;
+	done: boolean;
+}
+
+/** A delivery this process saw answered, kept a while to add to copies of the record that lack it. */
+interface RecentlyDone {
+	digest: string;
+	expires: number;
+}
+
+/** The part of a webhook call's response the memory watches (Express's response in n8n). */
+export interface WatchedResponse {
+	statusCode?: number;
+	once?(event: 'finish' | 'close', listener: () => void): unknown;
+}
+
+/** 96 bits of SHA-256 in base64url: no two of the few thousand deliveries remembered share one. */
+export function deliveryDigest(identity: string): string {
+	return createHash('sha256').update(identity).digest('base64url').slice(0, DIGEST_LENGTH);
+}
+
+/** The record as static data holds it, or none when it is not one (never written, or damaged). */
+function recordOf(stored: unknown): string {
+	return typeof stored === 'string' && stored.length % ENTRY_LENGTH === 0 ? stored : '';
+}
+
+/** Where the digest's entry starts in the record, or -1 (a match must start an entry). */
+function entryOf(record: string, digest: string, from = 0): number {
+	let at = record.indexOf(digest, from);
+	while (at !== -1 && at % ENTRY_LENGTH !== 0) at = record.indexOf(digest, at + 1);
+	return at;
+}
+
+function expiryAt(record: string, at: number): number {
+	return Number(record.slice(at + DIGEST_LENGTH, at + ENTRY_LENGTH));
+}
+
+function entry(digest: string, expires: number): string {
+	return digest + String(expires).padStart(EXPIRY_DIGITS, '0');
+}
+
+/** The record without the digest's entry. */
+export function recordWithout(stored: unknown, digest: string): string {
+	const record = recordOf(stored);
+	const at = entryOf(record, digest);
+	return at === -1 ? record : record.slice(0, at) + record.slice(at + ENTRY_LENGTH);
+}
+
+export class DeliveryMemory {
+	private readonly byTrigger = new Map<string, Map<string, ProcessEntry>>();
+	private readonly recentlyDone = new Map<string, RecentlyDone[]>();
+
+	/** At most `maxEntries` deliveries per trigger, each for its retention time. */
+	constructor(private readonly maxEntries: number) {}
+
+	/** Whether the delivery was run already, is being run, or is new. */
+	verdict(trigger: string, stored: unknown, digest: string, now: number): DeliveryVerdict {
+		const known = this.byTrigger.get(trigger)?.get(digest);
+		if (known && known.expires > now) return known.done ? 'duplicate' : 'in progress';
+		const record = recordOf(stored);
+		const at = entryOf(record, digest);
+		return at !== -1 && expiryAt(record, at) > now ? 'duplicate' : 'new';
+	}
+
+	/**
+	 * Records a delivery as pending here, and returns static data's record with it: without what
+	 * expired and the oldest beyond `maxEntries`, with what this process saw done since the copy's
+	 * newest entry (another call may have saved its copy over the one that had them).
+	 * `response` settles the entry once n8n answered.
+	 */
+	accept(
+		trigger: string,
+		stored: unknown,
+		digest: string,
+		expires: number,
+		now: number,
+		response: WatchedResponse,
+	): string {
+		const entries = this.entriesOf(trigger);
+		entries.delete(digest);
+		entries.set(digest, { expires, done: false });
+		if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
+
+		let record = recordWithout(stored, digest);
+		let start = 0;
+		while (start < record.length && expiryAt(record, start) <= now) start += ENTRY_LENGTH;
+		const newest = record.length > start ? expiryAt(record, record.length - ENTRY_LENGTH) : 0;
+		const recent = this.recentlyDone.get(trigger) ?? [];
+		let added = '';
+		for (let index = recent.length - 1; index >= 0 && recent[index].expires > newest; index--) {
+			const done = recent[index];
+			if (done.expires > now && entryOf(record, done.digest, start) === -1) {
+				added = entry(done.digest, done.expires) + added;
+			}
+		}
+		record = record.slice(start) + added + entry(digest, expires);
+		const over = record.length / ENTRY_LENGTH - this.maxEntries;
+		this.settleWithAnswer(trigger, digest, response);
+		return over > 0 ? record.slice(over * ENTRY_LENGTH) : record;
+	}
+
+	/** Forgets a delivery that started nothing (it failed before n8n took it). */
+	forget(trigger: string, digest: string): void {
+		this.byTrigger.get(trigger)?.delete(digest);
+	}
+
+	/** Forgets everything of a trigger that stopped (no redelivery reaches it any more). */
+	forgetTrigger(trigger: string): void {
+		this.byTrigger.delete(trigger);
+		this.recentlyDone.delete(trigger);
+	}
+
+	private entriesOf(trigger: string): Map<string, ProcessEntry> {
+		let entries = this.byTrigger.get(trigger);
+		if (!entries) {
+			entries = new Map();
+			this.byTrigger.set(trigger, entries);
+		}
+		return entries;
+	}
+
+	/** Done on a 2xx answer; forgotten on any other, or when the connection closes unanswered. */
+	private settleWithAnswer(trigger: string, digest: string, response: WatchedResponse): void {
+		if (typeof response.once !== 'function') {
+			// A response that cannot be watched: n8n holds what it was given.
+			this.markDone(trigger, digest);
+			return;
+		}
+		let finished = false;
+		response.once('finish', () => {
+			finished = true;
+			const status = response.statusCode ?? 200;
+			if (status >= 200 && status < 300) this.markDone(trigger, digest);
+			else this.forget(trigger, digest);
+		});
+		response.once('close', () => {
+			if (!finished) this.forget(trigger, digest);
+		});
+	}
+
+	private markDone(trigger: string, digest: string): void {
+		const known = this.byTrigger.get(trigger)?.get(digest);
+		if (!known) return;
+		known.done = true;
+		let recent = this.recentlyDone.get(trigger);
+		if (!recent) {
+			recent = [];
+			this.recentlyDone.set(trigger, recent);
+		}
+		recent.push({ digest, expires: known.expires });
+		if (recent.length > this.maxEntries) recent.shift();
+	}
+}

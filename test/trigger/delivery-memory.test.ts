@@ -1,0 +1,222 @@
+/**
+ * The trigger's memory of deliveries (delivery-memory.ts), alone: what it answers for a delivery
+ * seen before, being taken, or new; what it leaves in static data's record; and how n8n's answer
+ * settles a delivery. The whole trigger is tested over HTTP in trigger-redeliveries.test.ts.
+ */
+import {
+	deliveryDigest,
+	DeliveryMemory,
+	recordWithout,
+} from '../../nodes/MessagingGatewayTrigger/delivery-memory';
+
+const NOW = 1_800_000_000;
+const TRIGGER = 'token-of-trigger-1';
+
+/** Deliveries by name: their digests. */
+const D = Object.fromEntries(
+	['a', 'b', 'c', 'new', 'first', 'second', 'third'].map((name) => [name, deliveryDigest(name)]),
+);
+
+/** Static data's record of deliveries named with when each may be forgotten, oldest first. */
+function record(entries: Array<[string, number]>): string {
+	return entries.map(([name, expires]) => `${D[name]}${expires}`).join('');
+}
+
+/** The record read back as [name, expires] pairs. */
+function entries(stored: string): Array<[string, number]> {
+	const names = new Map(Object.entries(D).map(([name, digest]) => [digest, name]));
+	return (stored.match(/.{26}/g) ?? []).map((entry) => [
+		names.get(entry.slice(0, 16)) ?? entry.slice(0, 16),
+		Number(entry.slice(16)),
+	]);
+}
+
+/** n8n's response to one webhook call: it finishes with a status, or its connection closes. */
+class Response {
+	statusCode = 200;
+	private readonly listeners: Array<{ event: string; listener: () => void }> = [];
+	once(event: 'finish' | 'close', listener: () => void): void {
+		this.listeners.push({ event, listener });
+	}
+	emit(event: 'finish' | 'close'): void {
+		for (const entry of this.listeners.filter((each) => each.event === event)) {
+			this.listeners.splice(this.listeners.indexOf(entry), 1);
+			entry.listener();
+		}
+	}
+	answer(status: number): void {
+		this.statusCode = status;
+		this.emit('finish');
+		this.emit('close');
+	}
+}
+
+function take(memory: DeliveryMemory, stored: unknown, name: string, expires = NOW + 60) {
+	const response = new Response();
+	const after = memory.accept(TRIGGER, stored, D[name], expires, NOW, response);
+	return { response, after };
+}
+
+describe('the verdict on a delivery', () => {
+	it.each([
+		{ case: 'never seen', stored: '', answered: undefined, verdict: 'new' },
+		{
+			case: 'in static data, unexpired',
+			stored: record([['a', NOW + 1]]),
+			answered: undefined,
+			verdict: 'duplicate',
+		},
+		{
+			case: 'in static data, expired',
+			stored: record([['a', NOW]]),
+			answered: undefined,
+			verdict: 'new',
+		},
+		{
+			case: 'static data damaged',
+			stored: `${record([['a', NOW + 1]])}x`,
+			answered: undefined,
+			verdict: 'new',
+		},
+		{ case: 'static data not text', stored: { a: NOW + 1 }, answered: undefined, verdict: 'new' },
+		{
+			case: 'taken here, n8n not answered yet',
+			stored: '',
+			answered: null,
+			verdict: 'in progress',
+		},
+		{ case: 'taken here, n8n answered 200', stored: '', answered: 200, verdict: 'duplicate' },
+		{ case: 'taken here, n8n answered 500', stored: '', answered: 500, verdict: 'new' },
+	])('$case: $verdict', ({ stored, answered, verdict }) => {
+		const memory = new DeliveryMemory(10);
+		if (answered !== undefined) {
+			const { response } = take(memory, '', 'a');
+			if (answered !== null) response.answer(answered);
+		}
+		expect(memory.verdict(TRIGGER, stored, D.a, NOW)).toBe(verdict);
+	});
+
+	it.each([
+		[
+			'closes before n8n answered (the gateway gave up)',
+			(response: Response) => response.emit('close'),
+		],
+		['finishes with 409', (response: Response) => response.answer(409)],
+	])('a taken delivery whose connection %s is forgotten', (_case, end) => {
+		const memory = new DeliveryMemory(10);
+		end(take(memory, '', 'a').response);
+		expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe('new');
+	});
+
+	it('a response that cannot be watched counts as taken', () => {
+		const memory = new DeliveryMemory(10);
+		memory.accept(TRIGGER, '', D.a, NOW + 60, NOW, {});
+		expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe('duplicate');
+	});
+
+	it('another trigger, or one that stopped, knows nothing of it', () => {
+		const memory = new DeliveryMemory(10);
+		take(memory, '', 'a').response.answer(200);
+		expect(memory.verdict('token-of-trigger-2', '', D.a, NOW)).toBe('new');
+		memory.forgetTrigger(TRIGGER);
+		expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe('new');
+	});
+
+	it('a digest is found only where an entry starts', () => {
+		// An expiry whose digits, with the end of a digest, spell another digest's text.
+		const stored = record([['a', NOW + 1]]);
+		const across = stored.slice(10, 26);
+		expect(new DeliveryMemory(10).verdict(TRIGGER, stored, across, NOW)).toBe('new');
+	});
+});
+
+describe("static data's record after a delivery is taken", () => {
+	it.each([
+		{
+			case: 'the new one goes last',
+			before: [
+				['a', NOW + 10],
+				['b', NOW + 20],
+			],
+			after: [
+				['a', NOW + 10],
+				['b', NOW + 20],
+				['new', NOW + 60],
+			],
+		},
+		{
+			case: 'expired ones at the front are dropped',
+			before: [
+				['a', NOW - 5],
+				['b', NOW],
+				['c', NOW + 20],
+			],
+			after: [
+				['c', NOW + 20],
+				['new', NOW + 60],
+			],
+		},
+		{
+			case: 'beyond 3 entries the oldest go',
+			before: [
+				['a', NOW + 10],
+				['b', NOW + 20],
+				['c', NOW + 30],
+			],
+			after: [
+				['b', NOW + 20],
+				['c', NOW + 30],
+				['new', NOW + 60],
+			],
+		},
+		{
+			case: 'the same delivery taken again moves to the end',
+			before: [
+				['new', NOW + 5],
+				['b', NOW + 20],
+			],
+			after: [
+				['b', NOW + 20],
+				['new', NOW + 60],
+			],
+		},
+	] as Array<{ case: string; before: Array<[string, number]>; after: Array<[string, number]> }>)(
+		'$case',
+		({ before, after }) => {
+			expect(entries(take(new DeliveryMemory(3), record(before), 'new').after)).toEqual(after);
+		},
+	);
+
+	it("what this process took and n8n answered is added to a copy saved before it (another call's)", () => {
+		const memory = new DeliveryMemory(10);
+		take(memory, '', 'first', NOW + 50).response.answer(200);
+		// Still being taken: if it fails, the gateway's next try must run it, so it is not added.
+		take(memory, '', 'second', NOW + 55);
+		// A third call loaded static data before either saved.
+		expect(entries(take(memory, '', 'third').after)).toEqual([
+			['first', NOW + 50],
+			['third', NOW + 60],
+		]);
+	});
+
+	it('recordWithout takes one entry out, and leaves a record without it as it is', () => {
+		const stored = record([
+			['a', NOW + 1],
+			['b', NOW + 2],
+		]);
+		expect(entries(recordWithout(stored, D.a))).toEqual([['b', NOW + 2]]);
+		expect(recordWithout(stored, D.c)).toBe(stored);
+	});
+});
+
+describe('the digest of a delivery', () => {
+	it.each([
+		['acme|MESSAGES_UPSERT|false|3EB0A1', 'acme|MESSAGES_UPSERT|false|3EB0A2'],
+		['acme|MESSAGES_UPSERT|false|3EB0A1', 'acme|SEND_MESSAGE|false|3EB0A1'],
+		['body|{"a":1}', 'body|{"a":2}'],
+	])('%s and %s differ, each always the same', (left, right) => {
+		expect(deliveryDigest(left)).toBe(deliveryDigest(left));
+		expect(deliveryDigest(left)).not.toBe(deliveryDigest(right));
+		expect(deliveryDigest(left)).toMatch(/^[A-Za-z0-9_-]{16}$/);
+	});
+});

@@ -1,0 +1,162 @@
+/**
+ * A delivery that started an execution, delivered again (the gateway's retry after a timeout or an
+ * error, the same event posted twice), is answered 200 and starts nothing: one after another, at
+ * once, after n8n restarted; and a delivery n8n did not take (the execution could not be stored,
+ * the item could not be built) runs when it comes again. On each gateway the credential offers,
+ * against the simulator playing it, the redeliveries posted exactly as the gateway posted the first.
+ */
+import { SEED } from '../simulator/index.cts';
+import type { ReceivedRequest, TriggerHarness } from '../support/trigger-harness.cts';
+import { useTriggerTestbed } from './trigger-testbed.cts';
+import type { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
+
+const SESSION = SEED.instances.connected.name;
+const ALICE = SEED.contacts.alice;
+const BRUNO = SEED.contacts.bruno;
+
+const GATEWAYS = [{ gateway: 'spec' }, { gateway: 'evolution-v2' }, { gateway: 'waha' }] as const;
+
+/** The trigger's code loaded anew, as after an n8n restart: nothing kept in memory. */
+async function freshTrigger(): Promise<MessagingGatewayTrigger> {
+	let fresh: MessagingGatewayTrigger | undefined;
+	await jest.isolateModulesAsync(async () => {
+		const loaded = await import('../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node');
+		fresh = new loaded.MessagingGatewayTrigger();
+	});
+	return fresh!;
+}
+
+const DELIVERED_BEFORE = { status: 200, body: { received: true, ignored: 'delivered before' } };
+
+describe.each(GATEWAYS)('redeliveries on $gateway', ({ gateway }) => {
+	const testbed = useTriggerTestbed(SESSION, gateway);
+	const simulator = () => testbed.simulator;
+
+	async function start(): Promise<TriggerHarness> {
+		const trigger = await testbed.start({}, undefined, 2);
+		await trigger.activate();
+		return trigger;
+	}
+
+	/** A message from `from`, as the gateway first delivered it. */
+	async function firstDelivery(harness: TriggerHarness, text: string, from = ALICE.number) {
+		const before = harness.received.length;
+		await simulator().injectInboundMessage({ instance: SESSION, from, text });
+		await harness.waitForDeliveries(before + 1);
+		return harness.received[before];
+	}
+
+	const textsRun = (harness: TriggerHarness) =>
+		harness.executions().map((items) => items[0].json.text);
+
+	async function postedAgain(harness: TriggerHarness, request: ReceivedRequest, times: number) {
+		const answers = [];
+		for (let time = 0; time < times; time++) answers.push(await harness.redeliver(request));
+		return answers;
+	}
+
+	it('posted again one after another: 200, and nothing runs again', async () => {
+		const harness = await start();
+		const request = await firstDelivery(harness, 'Is my order ready?');
+
+		const answers = await postedAgain(harness, request, 3);
+
+		expect(answers).toEqual(Array(3).fill(DELIVERED_BEFORE));
+		expect(textsRun(harness)).toEqual(['Is my order ready?']);
+	});
+
+	it('posted again ten times at once after n8n failed to store it: it runs once', async () => {
+		const harness = await start();
+		harness.failNextExecutionStores(1);
+		const request = await firstDelivery(harness, 'Hello?');
+		expect(harness.deliveries[0].status).toBe(500);
+		expect(textsRun(harness)).toEqual([]);
+		harness.slowExecutionStores(300);
+
+		const answers = await Promise.all(Array.from({ length: 10 }, () => harness.redeliver(request)));
+
+		// One took it (n8n's answer); those that came while it was taken are told to try again.
+		expect(textsRun(harness)).toEqual(['Hello?']);
+		// One ran (n8n's answer); the others came while n8n was storing it: told to try again.
+		expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+		expect(answers.find((answer) => answer.status === 200)?.body).toEqual({ received: true });
+		expect(answers.find((answer) => answer.status === 409)?.body).toEqual({
+			received: false,
+			error: 'This event is being delivered already: try again later',
+		});
+		const waiting = 9;
+		// The gateway's next try of each of those told to wait finds it run.
+		expect(await postedAgain(harness, request, waiting)).toEqual(
+			Array(waiting).fill(DELIVERED_BEFORE),
+		);
+		expect(textsRun(harness)).toEqual(['Hello?']);
+	});
+
+	it('posted again after n8n restarted: remembered in static data', async () => {
+		const harness = await start();
+		const first = await firstDelivery(harness, 'First');
+		const second = await firstDelivery(harness, 'Second', BRUNO.number);
+
+		harness.restart(await freshTrigger());
+
+		expect(await postedAgain(harness, first, 1)).toEqual([DELIVERED_BEFORE]);
+		expect(await postedAgain(harness, second, 1)).toEqual([DELIVERED_BEFORE]);
+		expect(textsRun(harness)).toEqual(['First', 'Second']);
+	});
+
+	it.each([
+		{
+			failure: 'n8n could not store the execution',
+			fail: (harness: TriggerHarness) => harness.failNextExecutionStores(1),
+		},
+		{
+			failure: 'the item could not be built',
+			fail: (harness: TriggerHarness) => harness.failNextCredentialReads(3),
+		},
+	])('$failure (500): the next try runs it, once', async ({ fail }) => {
+		const harness = await start();
+		fail(harness);
+		const request = await firstDelivery(harness, 'Are you open?');
+		expect(harness.deliveries[0].status).toBe(500);
+
+		const answers = await postedAgain(harness, request, 2);
+
+		expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+		expect(answers[1]).toEqual(DELIVERED_BEFORE);
+		expect(textsRun(harness)).toEqual(['Are you open?']);
+	});
+
+	it('two messages delivered at once are both remembered, each run once', async () => {
+		const harness = await start();
+		await Promise.all([
+			simulator().injectInboundMessage({
+				instance: SESSION,
+				from: ALICE.number,
+				text: 'From Alice',
+			}),
+			simulator().injectInboundMessage({
+				instance: SESSION,
+				from: BRUNO.number,
+				text: 'From Bruno',
+			}),
+		]);
+		await harness.waitForDeliveries(2);
+		harness.restart(await freshTrigger());
+
+		for (const request of [...harness.received]) {
+			expect(await harness.redeliver(request)).toEqual(DELIVERED_BEFORE);
+		}
+		expect([...textsRun(harness)].sort()).toEqual(['From Alice', 'From Bruno']);
+	});
+
+	it('deactivation forgets what was delivered', async () => {
+		const harness = await start();
+		await firstDelivery(harness, 'Bye');
+		// One entry: 16 characters of digest, 10 digits of expiry.
+		expect(harness.staticData().delivered).toMatch(/^[\w-]{16}\d{10}$/);
+
+		await harness.delete();
+
+		expect(harness.staticData()).toEqual({});
+	});
+});
