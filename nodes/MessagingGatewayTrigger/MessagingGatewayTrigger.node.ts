@@ -1,7 +1,6 @@
 import type {
 	IDataObject,
 	IHookFunctions,
-	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -20,47 +19,36 @@ import {
 	sessionFields,
 } from '../shared/session';
 import { describeValue } from '../shared/values';
-import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
+import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
+import { WAHA_WEBHOOKS } from '../shared/gateways/waha/webhook';
+import type { GatewayName } from '../shared/gateways';
+import { selectedGateway } from '../shared/transport';
 import {
-	deliveryIdentity,
-	deliveryToItem,
-	envelopeProblem,
-	reasonToIgnore,
-	tokensMatch,
-} from './deliveries';
-import { deliveryDigest, DeliveryMemory, recordWithout } from './delivery-memory';
-
-import type {
-	OurRegistration,
-	TriggerStaticData,
-	WantedRegistration,
-	WebhookRegistrar,
-} from './registration';
+	CATCH_UP_HOURS,
+	catchUpHours,
+	caughtUpItems,
+	markCatchUpDue,
+	noteMessageTaken,
+} from './catch-up';
+import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
+import { credentialApiKey } from './credential-key';
+import type { DeliveryFilters, DeliveryOutput } from './deliveries';
+import {
+	deliveryDigest,
+	DELIVERIES,
+	recordWithout,
+	REDELIVER_MINUTES,
+	rememberSeconds,
+} from './delivery-memory';
+import type { TriggerStaticData, WantedRegistration, WebhookRegistrar } from './registration';
 import {
 	checkedEvents,
 	LOG_PREFIX,
 	MESSAGING_GATEWAY_WEBHOOKS,
 	replacingRegistrar,
 } from './registration';
-import type { WahaEnvelope } from '../shared/gateways/waha/deliveries';
-import {
-	HMAC_ALGORITHM_HEADER,
-	HMAC_HEADER,
-	hmacMatches,
-	wahaDeliveryEvent,
-	wahaDeliveryIdentity,
-	wahaDeliveryToItem,
-	wahaEnvelopeProblem,
-	wahaReasonToIgnore,
-} from '../shared/gateways/waha/deliveries';
-import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
-import { WAHA_WEBHOOKS } from '../shared/gateways/waha/webhook';
-import type { GatewayName } from '../shared/gateways';
-import { selectedGateway } from '../shared/transport';
-import { credentialApiKey } from './credential-key';
 import { Redactor } from './secrets';
 import { TextKeyedCache } from './text-keyed-cache';
-import { withPhonesLookedUp } from './phone-lookups';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */
 const DELIVERY_ATTEMPTS = 3;
@@ -125,8 +113,7 @@ function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters 
 	};
 }
 
-function readOutput(this: IWebhookFunctions): DeliveryOutput {
-	const options = collection.call(this, 'options');
+function readOutput(options: IDataObject): DeliveryOutput {
 	return {
 		simplify: options.simplify !== false,
 		qrCodeAsBinary: options.qrCodeAsBinary !== false,
@@ -134,9 +121,6 @@ function readOutput(this: IWebhookFunctions): DeliveryOutput {
 		lookUpPhoneNumbers: options.lookUpPhoneNumbers === true,
 	};
 }
-
-/** Options > Redeliver For (Minutes), by default a quarter of an hour (WAHA's own is 30 s). */
-const REDELIVER_MINUTES = { default: 15, max: 1440 };
 
 /** Redeliver For (Minutes) as typed or from an expression (a number or its digits). */
 function redeliverMinutes(this: IHookFunctions, options: IDataObject): number {
@@ -194,119 +178,6 @@ const WEBHOOK_REGISTRARS: Record<GatewayName, WebhookRegistrar> = {
 /** The credential's gateway's registrar (read in the hooks, never per delivery). */
 async function webhookRegistrarOf(this: IHookFunctions): Promise<WebhookRegistrar> {
 	return WEBHOOK_REGISTRARS[await selectedGateway.call(this)];
-}
-
-/**
- * The request body exactly as it arrived: n8n keeps it as `rawBody` (n8n 1.x and 2.x read it
- * before parsing JSON; `readRawBody` reads it when n8n parsed nothing, e.g. another content type).
- */
-async function rawBodyOf(this: IWebhookFunctions): Promise<Buffer | undefined> {
-	const request = this.getRequestObject();
-	if (!Buffer.isBuffer(request.rawBody) && typeof request.readRawBody === 'function') {
-		await request.readRawBody();
-	}
-	return Buffer.isBuffer(request.rawBody) ? request.rawBody : undefined;
-}
-
-/**
- * Whether the delivery comes from the gateway: WAHA's HMAC of the exact body bytes with our key,
- * or the token the other gateways send along (a header on Evolution API v2, else the URL's query).
- */
-function isAuthentic(
-	this: IWebhookFunctions,
-	registration: OurRegistration | undefined,
-): boolean | Promise<boolean> {
-	const expected = registration?.token;
-	if (typeof expected !== 'string' || expected === '') return false;
-	const headers = this.getHeaderData() as IDataObject;
-	if (registration?.gateway === 'waha') {
-		// Only WAHA's signature waits (for the body's bytes); a token is checked at once.
-		return rawBodyOf
-			.call(this)
-			.then(
-				(rawBody) =>
-					rawBody !== undefined &&
-					hmacMatches(rawBody, headers[HMAC_HEADER], headers[HMAC_ALGORITHM_HEADER], expected),
-			);
-	}
-	const tokenHeader = registration?.tokenHeader;
-	const token = tokenHeader ? headers[tokenHeader] : (this.getQueryData() as IDataObject).token;
-	return typeof token === 'string' && tokensMatch(token, expected);
-}
-
-/** A delivery that passed the envelope check, in its gateway's format. */
-interface CheckedDelivery {
-	/** Why it starts no execution, or undefined when it should. */
-	reasonToIgnore(filters: DeliveryFilters): string | undefined;
-	/** What makes it the same event as another delivery (a redelivery of it). */
-	identity(filters: DeliveryFilters): string;
-	toItem(
-		this: IWebhookFunctions,
-		output: DeliveryOutput,
-		filters: DeliveryFilters,
-		secrets: string[],
-	): INodeExecutionData | Promise<INodeExecutionData>;
-}
-
-/** The body as a delivery of the registration's gateway, or why it is none. */
-function checkedDelivery(
-	this: IWebhookFunctions,
-	registration: OurRegistration,
-): CheckedDelivery | { problem: string } {
-	// The envelope's own API keys, found by the same walk that checks its depth.
-	const envelopeKeys: string[] = [];
-	if (registration.gateway === 'waha') {
-		// The body n8n parsed from the bytes whose signature was just checked.
-		const envelope = this.getBodyData() as WahaEnvelope;
-		const problem = wahaEnvelopeProblem(envelope, envelopeKeys);
-		if (problem) return { problem };
-		return {
-			reasonToIgnore: (filters) => wahaReasonToIgnore(envelope, filters),
-			identity: (filters) =>
-				wahaDeliveryIdentity(envelope, wahaDeliveryEvent(envelope, filters.events) as string),
-			async toItem(output, filters, secrets) {
-				const event = wahaDeliveryEvent(envelope, filters.events) as string;
-				return await withPhonesLookedUp.call(
-					this,
-					wahaDeliveryToItem.call(this, envelope, output, secrets, envelopeKeys, event),
-					output,
-					'waha',
-				);
-			},
-		};
-	}
-	const body: unknown = this.getBodyData();
-	const problem = envelopeProblem(body, envelopeKeys);
-	if (problem) return { problem };
-	const delivery = body as Delivery;
-	return {
-		reasonToIgnore: (filters) => reasonToIgnore(delivery, filters),
-		identity: () => deliveryIdentity(delivery),
-		toItem(output, _filters, secrets) {
-			return withPhonesLookedUp.call(
-				this,
-				deliveryToItem.call(this, delivery, output, secrets, envelopeKeys),
-				output,
-			);
-		},
-	};
-}
-
-/** Every trigger's deliveries this process started executions for (see delivery-memory.ts). */
-const DELIVERIES = new DeliveryMemory(2000);
-
-/**
- * How long a delivery is remembered, in seconds: beyond the gateway's last retry (Evolution API's
- * ten tries span about 26 minutes; WAHA tries for Redeliver For (Minutes)).
- */
-function rememberSeconds(options: IDataObject): number {
-	const minutes = Number(options.redeliverMinutes ?? REDELIVER_MINUTES.default);
-	const retries = Number.isFinite(minutes) && minutes >= 1 ? minutes : REDELIVER_MINUTES.default;
-	return Math.max(30, Math.min(retries, REDELIVER_MINUTES.max) + 5) * 60;
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : 'unknown error';
 }
 
 export class MessagingGatewayTrigger implements INodeType {
@@ -401,6 +272,15 @@ export class MessagingGatewayTrigger implements INodeType {
 				default: {},
 				options: [
 					{
+						displayName: 'Catch Up Missed Messages (Hours)',
+						name: 'catchUpHours',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: CATCH_UP_HOURS.max },
+						default: 24,
+						description:
+							'After n8n was stopped, restarting or unreachable longer than the gateway tries again, the messages the gateway received meanwhile (up to this many hours back) run before the next event, each once, oldest first, marked "caughtUp": true. 0 turns it off. Needs the gateway to keep messages (WAHA NOWEB: its store).',
+					},
+					{
 						displayName: 'Include Media',
 						name: 'includeMedia',
 						type: 'boolean',
@@ -460,6 +340,8 @@ export class MessagingGatewayTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
+				// n8n starting, or the workflow activated: what came meanwhile is caught up on.
+				if (this.getActivationMode() !== 'manual') markCatchUpDue(staticData);
 				const wanted = wantedRegistration.call(this);
 				const registrar = await webhookRegistrarOf.call(this);
 				return await registrar.isRegistered.call(this, staticData, wanted);
@@ -476,8 +358,12 @@ export class MessagingGatewayTrigger implements INodeType {
 				const registrar = await webhookRegistrarOf.call(this);
 				const token = staticData.registration?.token;
 				await registrar.unregister.call(this, staticData);
-				// No redelivery reaches a trigger that is not registered.
+				// No redelivery reaches a trigger that is not registered, and what comes while it is
+				// inactive is not caught up on.
 				delete staticData.delivered;
+				delete staticData.lastMessageAt;
+				delete staticData.lastMessageDigests;
+				delete staticData.catchUpSince;
 				if (token) DELIVERIES.forgetTrigger(token);
 				return true;
 			},
@@ -499,16 +385,18 @@ export class MessagingGatewayTrigger implements INodeType {
 		}
 		const expectedToken = registration.token;
 
-		const delivery = checkedDelivery.call(this, registration);
+		const delivery = checkedDelivery.call(this, registration, this.getBodyData());
 		if ('problem' in delivery) {
 			return answer.call(this, 400, { received: false, error: delivery.problem });
 		}
 
 		let filters: DeliveryFilters;
+		let options: IDataObject;
 		let output: DeliveryOutput;
 		try {
 			filters = readFilters.call(this);
-			output = readOutput.call(this);
+			options = collection.call(this, 'options');
+			output = readOutput(options);
 		} catch (error) {
 			// Settings that stopped being usable (an expression) ignore deliveries; they never crash.
 			const reason = messageOf(error);
@@ -537,10 +425,12 @@ export class MessagingGatewayTrigger implements INodeType {
 			trigger,
 			staticData.delivered,
 			digest,
-			now + rememberSeconds(collection.call(this, 'options')),
+			now + rememberSeconds(options),
 			now,
 			this.getResponseObject(),
 		);
+		const time = delivery.messageTime();
+		if (time !== undefined) noteMessageTaken(staticData, time, digest);
 
 		const secrets = [expectedToken];
 		// A failure that may pass (n8n's regular expression watchdog fires on a starved process) is
@@ -553,9 +443,19 @@ export class MessagingGatewayTrigger implements INodeType {
 				// Awaited only when there is a file to store: most items need nothing asynchronous.
 				const built = delivery.toItem.call(this, output, filters, secrets);
 				const item = built instanceof Promise ? await built : built;
+				const caughtUp = await caughtUpItems.call(this, {
+					registration,
+					staticData,
+					filters,
+					output,
+					secrets,
+					hours: catchUpHours(options),
+					retention: rememberSeconds(options),
+					now,
+				});
 				// n8n answers (responseMode onReceived) once it has stored the execution, and answers
 				// 500 when it could not: the gateway hears "received" only for what n8n holds.
-				return { workflowData: [[item]], webhookResponse: { received: true } };
+				return { workflowData: [[...caughtUp, item]], webhookResponse: { received: true } };
 			} catch (error) {
 				const reason = new Redactor(secrets).text(messageOf(error));
 				if (attempt < DELIVERY_ATTEMPTS) {

@@ -184,6 +184,14 @@ export function deliveryIdentity(delivery: Delivery): string {
 		: `body|${JSON.stringify(delivery)}`;
 }
 
+/** A new message's time at the gateway (Unix seconds); undefined for other events. */
+export function messageTime(delivery: Delivery): number | undefined {
+	const event = subscriptionName(delivery.event);
+	if (!event || !ONE_MESSAGE_EVENTS.has(event)) return undefined;
+	const time = Number(asObject(delivery.data)?.messageTimestamp);
+	return Number.isFinite(time) && time > 0 ? time : undefined;
+}
+
 /** Deeper than any real delivery (a quoted message inside a message is about 10 levels). */
 export const MAX_DELIVERY_NESTING = 64;
 

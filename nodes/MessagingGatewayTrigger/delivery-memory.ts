@@ -15,6 +15,7 @@
  * the same event is answered 409 (every gateway that retries tries it again later).
  */
 import { createHash } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
 
 /** How a delivery compares with the ones before it. */
 export type DeliveryVerdict = 'new' | 'duplicate' | 'in progress';
@@ -183,4 +184,20 @@ export class DeliveryMemory {
 		recent.push({ digest, expires: known.expires });
 		if (recent.length > this.maxEntries) recent.shift();
 	}
+}
+
+/** Options > Redeliver For (Minutes), by default a quarter of an hour (WAHA's own is 30 s). */
+export const REDELIVER_MINUTES = { default: 15, max: 1440 };
+
+/** Every trigger's deliveries this process started executions for (see delivery-memory.ts). */
+export const DELIVERIES = new DeliveryMemory(2000);
+
+/**
+ * How long a delivery is remembered, in seconds: beyond the gateway's last retry (Evolution API's
+ * ten tries span about 26 minutes; WAHA tries for Redeliver For (Minutes)).
+ */
+export function rememberSeconds(options: IDataObject): number {
+	const minutes = Number(options.redeliverMinutes ?? REDELIVER_MINUTES.default);
+	const retries = Number.isFinite(minutes) && minutes >= 1 ? minutes : REDELIVER_MINUTES.default;
+	return Math.max(30, Math.min(retries, REDELIVER_MINUTES.max) + 5) * 60;
 }

@@ -7,24 +7,13 @@
  */
 import { SEED } from '../simulator/index.cts';
 import type { ReceivedRequest, TriggerHarness } from '../support/trigger-harness.cts';
-import { useTriggerTestbed } from './trigger-testbed.cts';
-import type { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
+import { freshTrigger, useTriggerTestbed } from './trigger-testbed.cts';
 
 const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice;
 const BRUNO = SEED.contacts.bruno;
 
 const GATEWAYS = [{ gateway: 'spec' }, { gateway: 'evolution-v2' }, { gateway: 'waha' }] as const;
-
-/** The trigger's code loaded anew, as after an n8n restart: nothing kept in memory. */
-async function freshTrigger(): Promise<MessagingGatewayTrigger> {
-	let fresh: MessagingGatewayTrigger | undefined;
-	await jest.isolateModulesAsync(async () => {
-		const loaded = await import('../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node');
-		fresh = new loaded.MessagingGatewayTrigger();
-	});
-	return fresh!;
-}
 
 const DELIVERED_BEFORE = { status: 200, body: { received: true, ignored: 'delivered before' } };
 

@@ -6,6 +6,17 @@ import { startSimulator } from '../simulator/index.cts';
 import type { Simulator, SimulatorOptions } from '../simulator/index.cts';
 import { startTriggerHarness } from '../support/trigger-harness.cts';
 import type { TriggerHarness, TriggerHarnessOptions } from '../support/trigger-harness.cts';
+import type { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
+
+/** The trigger's code loaded anew, as after an n8n restart: nothing kept in memory. */
+export async function freshTrigger(): Promise<MessagingGatewayTrigger> {
+	let fresh: MessagingGatewayTrigger | undefined;
+	await jest.isolateModulesAsync(async () => {
+		const loaded = await import('../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node');
+		fresh = new loaded.MessagingGatewayTrigger();
+	});
+	return fresh!;
+}
 
 /** The secret token of the trigger's registration. */
 export function tokenOf(harness: TriggerHarness): string {

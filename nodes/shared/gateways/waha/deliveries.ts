@@ -173,6 +173,13 @@ export function wahaDeliveryIdentity(envelope: WahaEnvelope, event: string): str
 	return isNonEmptyText(envelope.id) ? `event|${envelope.id}` : `body|${JSON.stringify(envelope)}`;
 }
 
+/** A new message's time at WAHA (Unix seconds); undefined for other events. */
+export function wahaMessageTime(envelope: WahaEnvelope): number | undefined {
+	if (!ONE_MESSAGE_EVENTS.has(envelope.event as string)) return undefined;
+	const time = Number(asObject(envelope.payload)?.timestamp);
+	return Number.isFinite(time) && time > 0 ? time : undefined;
+}
+
 /** Why a checked delivery starts no execution, or undefined when it should (as reasonToIgnore). */
 export function wahaReasonToIgnore(
 	envelope: WahaEnvelope,

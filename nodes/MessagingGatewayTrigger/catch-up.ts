@@ -1,0 +1,209 @@
+/**
+ * Catch-up: the messages that reached the gateway while the trigger could not take them (n8n
+ * stopped or restarting, longer than the gateway tries again) run once n8n is back. Activation
+ * marks a catch-up due from the newest message the trigger took before; the first delivery after
+ * that reads the session's messages since then from the gateway (within Catch Up Missed Messages'
+ * hours) and runs those not taken yet, oldest first, before its own, each marked `caughtUp`.
+ * A message taken live and read back here is the same delivery: the trigger's memory of
+ * deliveries (delivery-memory.ts) lets only one of them run.
+ */
+import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+
+import type { GatewayName } from '../shared/gateways';
+import { EVOLUTION_V2_MISSED } from '../shared/gateways/evolution-v2/missed';
+import { WAHA_MISSED } from '../shared/gateways/waha/missed';
+import type { MissedMessages } from './missed-messages';
+import { CATCH_UP_LIMIT, MESSAGING_GATEWAY_MISSED } from './missed-messages';
+import { checkedDelivery, messageOf } from './checked-delivery';
+import type { DeliveryFilters, DeliveryOutput } from './deliveries';
+import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
+import type { OurRegistration, TriggerStaticData } from './registration';
+import { LOG_PREFIX } from './registration';
+import { Redactor } from './secrets';
+
+/** How each gateway gives back the messages of a span. */
+const MISSED_MESSAGES: Record<GatewayName, MissedMessages> = {
+	messagingGatewayApi: MESSAGING_GATEWAY_MISSED,
+	evolutionV2: EVOLUTION_V2_MISSED,
+	waha: WAHA_MISSED,
+};
+
+/** Options > Catch Up Missed Messages (Hours): how far back a catch-up reads; 0 turns it off. */
+export const CATCH_UP_HOURS = { default: 24, max: 720 };
+
+/** Catch Up Missed Messages (Hours) as a delivery reads it: a usable number, or the default. */
+export function catchUpHours(options: IDataObject): number {
+	const hours = Number(options.catchUpHours ?? CATCH_UP_HOURS.default);
+	return Number.isFinite(hours) && hours >= 0
+		? Math.min(hours, CATCH_UP_HOURS.max)
+		: CATCH_UP_HOURS.default;
+}
+
+/** Activation: messages may have come while the trigger was not listening, since its newest one. */
+export function markCatchUpDue(staticData: TriggerStaticData): void {
+	if (typeof staticData.lastMessageAt === 'number')
+		staticData.catchUpSince = staticData.lastMessageAt;
+}
+
+/**
+ * A message taken live: the newest time, and the digests of the messages of that second (a message
+ * of the same second read back later is told apart by them, not by the second).
+ */
+export function noteMessageTaken(
+	staticData: TriggerStaticData,
+	time: number,
+	digest: string,
+): void {
+	const newest = typeof staticData.lastMessageAt === 'number' ? staticData.lastMessageAt : 0;
+	if (time < newest) return;
+	const sameSecond = time === newest && typeof staticData.lastMessageDigests === 'string';
+	staticData.lastMessageDigests =
+		`${sameSecond ? staticData.lastMessageDigests : ''}${digest}`.slice(-16 * 20);
+	staticData.lastMessageAt = time;
+}
+
+/**
+ * Whether a message read back was taken before the gap: older than the newest one taken, or of
+ * its second and among the digests kept of that second.
+ */
+export function takenBeforeGap(
+	staticData: TriggerStaticData,
+	gapSince: number,
+	time: number,
+	digest: string,
+): boolean {
+	if (time > gapSince) return false;
+	return time < gapSince || String(staticData.lastMessageDigests ?? '').includes(digest);
+}
+
+/** From when a catch-up is due (Unix seconds), within the hours asked; undefined: none is. */
+export function catchUpDue(
+	staticData: TriggerStaticData,
+	hours: number,
+	now: number,
+): number | undefined {
+	const since = staticData.catchUpSince;
+	if (typeof since !== 'number' || hours <= 0) return undefined;
+	return Math.max(since, now - hours * 3600);
+}
+
+/** The messages since `since`, as their deliveries' bodies (see MissedMessages). */
+export async function readMissed(
+	this: IWebhookFunctions,
+	gateway: GatewayName,
+	session: string,
+	since: number,
+	now: number,
+	live: IDataObject,
+): Promise<IDataObject[]> {
+	return await MISSED_MESSAGES[gateway].read.call(this, session, since, now, CATCH_UP_LIMIT, live);
+}
+
+/** The gateway a registration was made on. */
+function gatewayOf(registration: OurRegistration): GatewayName {
+	if (registration.gateway === 'waha') return 'waha';
+	return registration.tokenHeader ? 'evolutionV2' : 'messagingGatewayApi';
+}
+
+/** Triggers whose catch-up runs in this process now (a second delivery meanwhile leaves it be). */
+const CATCHING_UP = new Set<string>();
+
+export interface CatchUp {
+	registration: OurRegistration;
+	staticData: TriggerStaticData;
+	filters: DeliveryFilters;
+	output: DeliveryOutput;
+	secrets: string[];
+	hours: number;
+	retention: number;
+	now: number;
+}
+
+/**
+ * The items of the messages missed in a gap, when a catch-up is due (see catch-up.ts): each taken
+ * as a delivery of it would be (filters, the memory of deliveries), oldest first, marked
+ * `caughtUp`. A gateway that cannot be read leaves the catch-up due for the next delivery.
+ */
+export async function caughtUpItems(
+	this: IWebhookFunctions,
+	run: CatchUp,
+): Promise<INodeExecutionData[]> {
+	const { registration, staticData, filters, now } = run;
+	const gapSince = staticData.catchUpSince;
+	const since = catchUpDue(staticData, run.hours, now);
+	const trigger = registration.token;
+	if (
+		gapSince === undefined ||
+		since === undefined ||
+		!filters.events.includes('MESSAGES_UPSERT') ||
+		CATCHING_UP.has(trigger)
+	) {
+		return [];
+	}
+	CATCHING_UP.add(trigger);
+	const taken: string[] = [];
+	try {
+		const missed = await readMissed.call(
+			this,
+			gatewayOf(registration),
+			filters.session,
+			since,
+			now,
+			this.getBodyData(),
+		);
+		delete staticData.catchUpSince;
+		const items: INodeExecutionData[] = [];
+		for (const body of missed) {
+			const delivery = checkedDelivery.call(this, registration, body);
+			if ('problem' in delivery || delivery.reasonToIgnore(filters)) continue;
+			const digest = deliveryDigest(delivery.identity(filters));
+			const time = delivery.messageTime() ?? now;
+			if (
+				takenBeforeGap(staticData, gapSince, time, digest) ||
+				DELIVERIES.verdict(trigger, staticData.delivered, digest, now) !== 'new'
+			) {
+				continue;
+			}
+			staticData.delivered = DELIVERIES.accept(
+				trigger,
+				staticData.delivered,
+				digest,
+				now + run.retention,
+				now,
+				this.getResponseObject(),
+			);
+			taken.push(digest);
+			noteMessageTaken(staticData, time, digest);
+			const item = await delivery.toItem.call(this, run.output, filters, run.secrets);
+			item.json.caughtUp = true;
+			items.push(item);
+		}
+		this.logger.info(
+			`${LOG_PREFIX} caught up on session "${filters.session}": ${items.length} missed message(s) since ${new Date(since * 1000).toISOString()}`,
+		);
+		return items;
+	} catch (error) {
+		// None of it runs now: the next delivery reads it all again, unless the gateway said it
+		// cannot (a 4xx other than 408 and 429: no such route, no message store).
+		for (const digest of taken) {
+			DELIVERIES.forget(trigger, digest);
+			staticData.delivered = recordWithout(staticData.delivered, digest);
+		}
+		const reason = new Redactor(run.secrets).text(messageOf(error));
+		const code = Number((error as { httpCode?: unknown }).httpCode);
+		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {
+			delete staticData.catchUpSince;
+			this.logger.warn(
+				`${LOG_PREFIX} the gateway keeps no messages the trigger can read back, so the messages of the gap since ${new Date(gapSince * 1000).toISOString()} were not caught up on: ${reason}`,
+			);
+			return [];
+		}
+		staticData.catchUpSince = gapSince;
+		this.logger.warn(
+			`${LOG_PREFIX} could not catch up on missed messages yet (tried again with the next delivery): ${reason}`,
+		);
+		return [];
+	} finally {
+		CATCHING_UP.delete(trigger);
+	}
+}
