@@ -171,9 +171,9 @@ export function reasonToIgnore(delivery: Delivery, filters: DeliveryFilters): st
 const ONE_MESSAGE_EVENTS: ReadonlySet<string> = new Set(['MESSAGES_UPSERT', 'SEND_MESSAGE']);
 
 /**
- * What makes two deliveries one event: a new message by its ID (Evolution API 2.3.7 delivers some
- * twice, under the LID and under the phone number), anything else by its whole body (a gateway's
- * retry posts the same body again).
+ * What makes two deliveries one event: a new message by its ID (Evolution API 2.3.7 dropped
+ * 2.3.6's check of a message key seen in the last 5 minutes, so it may post one twice), anything
+ * else by its whole body (a gateway's retry posts the same body again).
  */
 export function deliveryIdentity(delivery: Delivery): string {
 	const event = subscriptionName(delivery.event);

@@ -20,7 +20,7 @@ import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import type { SentRequest, Verdict } from '../compatibility/verdicts.cts';
 import { judgeWaha } from '../simulator/index.cts';
 import type { Gateway, Simulator } from '../simulator/index.cts';
-import { allExecutions, percentile, untilCountReaches } from './e2e-helpers.cts';
+import { allExecutions, percentile, until, untilCountReaches } from './e2e-helpers.cts';
 import { runDataOf } from './example-runs.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 import { ACTION_TYPE, CREDENTIAL_TYPE, TRIGGER_TYPE } from './workflows.cts';
@@ -427,6 +427,16 @@ export function expectedOutcomes(bursts: Written[][]): ExecutionOutcome[] {
 /** Outcomes in a fixed order (by message ID), to compare lists whatever order n8n lists them in. */
 export const byMessage = (outcomes: ExecutionOutcome[]) =>
 	[...outcomes].sort((a, b) => a.messageId.localeCompare(b.messageId));
+
+/**
+ * Waits until the gateway is done with every delivery: taken, refused for good, or out of tries
+ * (a try that n8n took but whose answer was lost is tried again, and must find it run).
+ */
+export async function untilDeliveriesSettled(simulator: Simulator): Promise<void> {
+	await until('the gateway to be done with every delivery', 120_000, async () =>
+		simulator.deliveryOutcomes().every((outcome) => outcome.final) ? true : undefined,
+	);
+}
 
 /** Waits until every message's execution has ended (then no more replies can come). */
 export async function untilAllEnded(

@@ -25,6 +25,7 @@ import {
 	startDelays,
 	timesReplied,
 	untilAllEnded,
+	untilDeliveriesSettled,
 	writeBursts,
 } from './combine-rapid.cts';
 import type { Written } from './combine-rapid.cts';
@@ -71,7 +72,8 @@ describe.each([
 			written = await writeBursts(simulator, SESSION, CHAT_PLANS);
 			bursts = burstsByStamps(written);
 			await untilAllEnded(n8n, workflowId, written.length);
-		}, 180_000);
+			await untilDeliveriesSettled(simulator);
+		}, 300_000);
 
 		afterAll(async () => {
 			if (workflowId) await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});

@@ -26,6 +26,7 @@ import {
 	startDelays,
 	timesReplied,
 	untilAllEnded,
+	untilDeliveriesSettled,
 	writeBursts,
 } from '../e2e/combine-rapid.cts';
 import {
@@ -156,6 +157,7 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 			await stopping;
 			const bursts = burstsByStamps(written);
 			await untilAllEnded(cluster.main, workflowId, written.length);
+			await untilDeliveriesSettled(simulator);
 
 			const certain = plannedSizes(CHAT_PLANS);
 			expect(
