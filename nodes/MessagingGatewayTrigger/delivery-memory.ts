@@ -80,9 +80,32 @@ export function recordWithout(stored: unknown, digest: string): string {
 	return at === -1 ? record : record.slice(0, at) + record.slice(at + ENTRY_LENGTH);
 }
 
+/** A record read into its entries (digest → expiry, in the record's order), with its text. */
+interface ReadRecord {
+	text: string;
+	expiries: Map<string, number>;
+	/** The expiry of its last entry (0 for none). */
+	newest: number;
+}
+
+function readRecord(text: string): ReadRecord {
+	const expiries = new Map<string, number>();
+	let newest = 0;
+	for (let at = 0; at < text.length; at += ENTRY_LENGTH) {
+		newest = expiryAt(text, at);
+		expiries.set(text.slice(at, at + DIGEST_LENGTH), newest);
+	}
+	return { text, expiries, newest };
+}
+
 export class DeliveryMemory {
 	private readonly byTrigger = new Map<string, Map<string, ProcessEntry>>();
 	private readonly recentlyDone = new Map<string, RecentlyDone[]>();
+	/**
+	 * The record this process last returned per trigger, read: while static data still holds that
+	 * very text (the next delivery in this process, most often) nothing is scanned or parsed again.
+	 */
+	private readonly lastWritten = new Map<string, ReadRecord>();
 
 	/** At most `maxEntries` deliveries per trigger, each for its retention time. */
 	constructor(private readonly maxEntries: number) {}
@@ -92,6 +115,11 @@ export class DeliveryMemory {
 		const known = this.byTrigger.get(trigger)?.get(digest);
 		if (known && known.expires > now) return known.done ? 'duplicate' : 'in progress';
 		const record = recordOf(stored);
+		const written = this.lastWritten.get(trigger);
+		if (written?.text === record) {
+			const expiry = written.expiries.get(digest);
+			return expiry !== undefined && expiry > now ? 'duplicate' : 'new';
+		}
 		const at = entryOf(record, digest);
 		return at !== -1 && expiryAt(record, at) > now ? 'duplicate' : 'new';
 	}
@@ -114,23 +142,46 @@ export class DeliveryMemory {
 		entries.delete(digest);
 		entries.set(digest, { expires, done: false });
 		if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
+		this.settleWithAnswer(trigger, digest, response);
 
-		let record = recordWithout(stored, digest);
-		let start = 0;
-		while (start < record.length && expiryAt(record, start) <= now) start += ENTRY_LENGTH;
-		const newest = record.length > start ? expiryAt(record, record.length - ENTRY_LENGTH) : 0;
+		const text = recordOf(stored);
+		const written = this.lastWritten.get(trigger);
+		// Read anew unless it is the text this process wrote last (then its entries are known).
+		const record =
+			written?.text === text && !written.expiries.has(digest)
+				? written
+				: readRecord(recordWithout(text, digest));
+		const { expiries } = record;
 		const recent = this.recentlyDone.get(trigger) ?? [];
-		let added = '';
-		for (let index = recent.length - 1; index >= 0 && recent[index].expires > newest; index--) {
+		let first = recent.length;
+		while (first > 0 && recent[first - 1].expires > record.newest) first--;
+		const added: Array<[string, number]> = [];
+		for (let index = first; index < recent.length; index++) {
 			const done = recent[index];
-			if (done.expires > now && entryOf(record, done.digest, start) === -1) {
-				added = entry(done.digest, done.expires) + added;
+			if (done.expires > now && done.digest !== digest && !expiries.has(done.digest)) {
+				added.push([done.digest, done.expires]);
 			}
 		}
-		record = record.slice(start) + added + entry(digest, expires);
-		const over = record.length / ENTRY_LENGTH - this.maxEntries;
-		this.settleWithAnswer(trigger, digest, response);
-		return over > 0 ? record.slice(over * ENTRY_LENGTH) : record;
+		added.push([digest, expires]);
+		// The front goes first: what expired, and the oldest beyond the limit.
+		let dropped = 0;
+		for (const [oldest, expiry] of expiries) {
+			if (expiry > now && expiries.size + added.length <= this.maxEntries) break;
+			expiries.delete(oldest);
+			dropped++;
+		}
+		let updated = record.text.slice(dropped * ENTRY_LENGTH);
+		for (const [each, expiry] of added) {
+			expiries.set(each, expiry);
+			updated += entry(each, expiry);
+		}
+		const over = expiries.size - this.maxEntries;
+		for (let drop = 0; drop < over; drop++) {
+			expiries.delete(expiries.keys().next().value as string);
+		}
+		if (over > 0) updated = updated.slice(over * ENTRY_LENGTH);
+		this.lastWritten.set(trigger, { text: updated, expiries, newest: expires });
+		return updated;
 	}
 
 	/** Forgets a delivery that started nothing (it failed before n8n took it). */
@@ -142,6 +193,7 @@ export class DeliveryMemory {
 	forgetTrigger(trigger: string): void {
 		this.byTrigger.delete(trigger);
 		this.recentlyDone.delete(trigger);
+		this.lastWritten.delete(trigger);
 	}
 
 	private entriesOf(trigger: string): Map<string, ProcessEntry> {
@@ -182,7 +234,8 @@ export class DeliveryMemory {
 			this.recentlyDone.set(trigger, recent);
 		}
 		recent.push({ digest, expires: known.expires });
-		if (recent.length > this.maxEntries) recent.shift();
+		// Trimmed now and then, not on every push (a shift moves the whole list).
+		if (recent.length > 2 * this.maxEntries) recent.splice(0, recent.length - this.maxEntries);
 	}
 }
 

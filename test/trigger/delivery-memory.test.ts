@@ -199,6 +199,31 @@ describe("static data's record after a delivery is taken", () => {
 		]);
 	});
 
+	it('the record this process wrote, read back by its next delivery, gives what reading it anew gives', () => {
+		const remembering = new DeliveryMemory(5);
+		let stored = record([
+			['a', NOW - 1],
+			['b', NOW + 3],
+		]);
+		for (let step = 0; step < 30; step++) {
+			const digest = deliveryDigest(`message ${step}`);
+			const expires = NOW + step + 10 + (step % 7);
+			const readAnew = new DeliveryMemory(5).accept(
+				TRIGGER,
+				stored,
+				digest,
+				expires,
+				NOW + step,
+				{},
+			);
+			stored = remembering.accept(TRIGGER, stored, digest, expires, NOW + step, new Response());
+			expect(stored).toBe(readAnew);
+			expect(remembering.verdict(TRIGGER, stored, digest, NOW + step)).toBe('in progress');
+			expect(new DeliveryMemory(5).verdict(TRIGGER, stored, digest, NOW + step)).toBe('duplicate');
+		}
+		expect(stored.length).toBe(5 * 26);
+	});
+
 	it('recordWithout takes one entry out, and leaves a record without it as it is', () => {
 		const stored = record([
 			['a', NOW + 1],
