@@ -12,8 +12,8 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import type { GatewayName } from '../shared/gateways';
 import { EVOLUTION_V2_MISSED } from '../shared/gateways/evolution-v2/missed';
 import { WAHA_MISSED } from '../shared/gateways/waha/missed';
-import type { MissedMessages } from './missed-messages';
-import { CATCH_UP_LIMIT, MESSAGING_GATEWAY_MISSED } from './missed-messages';
+import type { MissedMessages } from '../shared/missed-messages';
+import { CATCH_UP_LIMIT, MESSAGING_GATEWAY_MISSED } from '../shared/missed-messages';
 import { checkedDelivery, messageOf } from './checked-delivery';
 import type { DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';

@@ -4,7 +4,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import { asChatId, classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
-import { asObject } from '../shared/values';
+import { asObject, unixSeconds } from '../shared/values';
 import { addressesOf, NO_ADDRESSES } from '../shared/people';
 import type { PersonAddresses } from '../shared/people';
 import { messageText, textOf } from '../shared/message-text';
@@ -188,8 +188,7 @@ export function deliveryIdentity(delivery: Delivery): string {
 export function messageTime(delivery: Delivery): number | undefined {
 	const event = subscriptionName(delivery.event);
 	if (!event || !ONE_MESSAGE_EVENTS.has(event)) return undefined;
-	const time = Number(asObject(delivery.data)?.messageTimestamp);
-	return Number.isFinite(time) && time > 0 ? time : undefined;
+	return unixSeconds(asObject(delivery.data)?.messageTimestamp);
 }
 
 /** Deeper than any real delivery (a quoted message inside a message is about 10 levels). */

@@ -50,3 +50,9 @@ const HTML_ESCAPES: Record<string, string> = {
 export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]);
 }
+
+/** A time in Unix seconds as gateways give it (a number, or its digits as text); undefined otherwise. */
+export function unixSeconds(value: unknown): number | undefined {
+	const time = Number(value);
+	return Number.isFinite(time) && time > 0 ? time : undefined;
+}

@@ -26,8 +26,6 @@ import { HMAC_KEYS, wahaClient } from './waha-testing.cts';
 
 const INSTANCE = SEED.instances.connected.name;
 const { alice } = SEED.contacts;
-/** What a retry may take beyond its delay on a busy machine: the timer's lateness and a connection. */
-const SLACK_MS = 40;
 /** Long enough for any further attempt at scale 0 to show up. */
 const QUIET_MS = 50;
 
@@ -111,10 +109,27 @@ function measuredWaits(sim: Simulator, receiver: ScriptedServer): number[] {
 	return receiver.requests.slice(1).map((arrival, index) => arrival.at - ends[index]);
 }
 
-/** A wait of `lowest` to `highest` seconds of the gateway's clock, played at `scale`, give or take the machine's slack. */
-function expectWaitWithin(wait: number, [lowest, highest]: [number, number], scale: number) {
-	expect(wait).toBeGreaterThanOrEqual(lowest * 1000 * scale - 2);
-	expect(wait).toBeLessThanOrEqual(highest * 1000 * scale + SLACK_MS);
+/**
+ * Each retry's wait: the one the gateway chose is `lowest` to `highest` seconds of its clock, and
+ * the one measured, played at `scale`, is at least that (a busy machine only makes it longer).
+ */
+function expectWaitsWithin(
+	sim: Simulator,
+	receiver: ScriptedServer,
+	windows: Array<[number, number]>,
+	scale: number,
+) {
+	const chosen = sim.deliveries
+		.filter((delivery) => !delivery.final)
+		.map((delivery) => delivery.retryInMs);
+	const measured = measuredWaits(sim, receiver);
+	expect(chosen).toHaveLength(windows.length);
+	expect(measured).toHaveLength(windows.length);
+	windows.forEach(([lowest, highest], index) => {
+		expect(chosen[index]).toBeGreaterThanOrEqual(lowest * 1000);
+		expect(chosen[index]).toBeLessThanOrEqual(highest * 1000);
+		expect(measured[index]).toBeGreaterThanOrEqual((chosen[index] as number) * scale - 2);
+	});
 }
 
 const fastRetries: SimulatorOptions = { deliveryClockScale: 0, deliveryTimeoutMs: 80 };
@@ -235,12 +250,12 @@ describe('how long each gateway waits before a retry (measured)', () => {
 		await sim.injectInboundMessage({ from: alice.number, text: 'Anyone there?' });
 
 		await settledOutcomes(sim, 10_000);
-		const waits = measuredWaits(sim, receiver!);
-		expect(waits).toHaveLength(EVOLUTION_WAITS.length);
-		waits.forEach((wait, index) => {
-			const nominal = EVOLUTION_WAITS[index];
-			expectWaitWithin(wait, [Math.max(5, nominal * 0.8), nominal * 1.2], scale);
-		});
+		expectWaitsWithin(
+			sim,
+			receiver!,
+			EVOLUTION_WAITS.map((nominal) => [Math.max(5, nominal * 0.8), nominal * 1.2]),
+			scale,
+		);
 	});
 
 	const failing = Array(3).fill(500);
@@ -276,12 +291,12 @@ describe('how long each gateway waits before a retry (measured)', () => {
 
 		const [outcome] = await settledOutcomes(sim);
 		expect(outcome.attempts).toHaveLength(expectedWaits.length + 1);
-		const waits = measuredWaits(sim, receiver!);
-		expect(waits).toHaveLength(expectedWaits.length);
-		waits.forEach((wait, index) => {
-			const nominal = expectedWaits[index];
-			expectWaitWithin(wait, [nominal, nominal * (1 + randomShare)], scale);
-		});
+		expectWaitsWithin(
+			sim,
+			receiver!,
+			expectedWaits.map((nominal) => [nominal, nominal * (1 + randomShare)]),
+			scale,
+		);
 	});
 });
 
@@ -384,7 +399,8 @@ describe('retries that are waiting', () => {
 		sim.setDeliveryClock({ scale: 0.001 });
 		const [outcome] = await settledOutcomes(sim);
 		expect(outcome.attempts.map(summary)).toEqual([500, 200]);
-		expect(receiver!.requests[1].at - changedAt).toBeLessThan(6 + SLACK_MS);
+		// Well before the 5 s the unscaled wait had left (not measured to the millisecond: busy machines).
+		expect(receiver!.requests[1].at - changedAt).toBeLessThan(2500);
 	});
 });
 
@@ -411,7 +427,8 @@ describe('the delivery clock', () => {
 		expect(outcome.attempts[0].error).toBe('No answer within 60 ms');
 		const timedOutAfter = outcome.attempts[0].at - receiver!.requests[0].at;
 		expect(timedOutAfter).toBeGreaterThanOrEqual(55);
-		expect(timedOutAfter).toBeLessThan(150);
+		// Not Evolution's own 30 s (the exact 60 ms is in the error above).
+		expect(timedOutAfter).toBeLessThan(5000);
 	});
 
 	it("WAHA's own: no timeout, the attempt waits for its answer", async () => {

@@ -82,6 +82,8 @@ export interface WebhookDelivery {
 	attempt: number;
 	/** The gateway's last attempt: it succeeded, got a status it never retries, or was the last allowed. */
 	final?: true;
+	/** Otherwise: how long the gateway waits before its next attempt (its own time, before the clock's scale). */
+	retryInMs?: number;
 	url: string;
 	/** Lower-case dotted, as in the envelope: `messages.upsert`. */
 	event: string;

@@ -334,7 +334,7 @@ export class WebhookDispatcher implements EventSink {
 					attempt: number,
 					...answer,
 					at: Date.now(),
-					...(delay === undefined ? { final: true } : {}),
+					...(delay === undefined ? { final: true } : { retryInMs: delay }),
 				});
 				if (delay !== undefined) this.scheduleRetry(delay, () => attempt(number + 1));
 			});

@@ -77,8 +77,11 @@ export interface TriggerHarness {
 	redeliver(request: ReceivedRequest): Promise<{ status: number; body: unknown }>;
 	/** n8n fails to store the next `count` executions webhook() starts: it answers 500, saves nothing. */
 	failNextExecutionStores(count: number): void;
-	/** n8n takes `ms` to store each execution webhook() starts (a busy database), then answers. */
-	slowExecutionStores(ms: number): void;
+	/**
+	 * n8n stores no execution webhook() starts (a busy database) until the returned function is
+	 * called; then it stores them and answers.
+	 */
+	holdExecutionStores(): () => void;
 	/** n8n restarted: the trigger's code loaded anew (nothing kept in memory), the database kept. */
 	restart(nodeType: MessagingGatewayTrigger): void;
 	/** Items of every execution webhook() started (and n8n stored), in order. */
@@ -198,7 +201,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let nodeType = options.nodeType ?? new MessagingGatewayTrigger();
 	const received: ReceivedRequest[] = [];
 	let failingStores = 0;
-	let storeDelayMs = 0;
+	let storesHeld: Promise<void> | undefined;
 	const credentialsHelper = new TestCredentialsHelper(
 		{ messagingGatewayApi: new MessagingGatewayApi() },
 		{
@@ -295,9 +298,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 				try {
 					const context = webhookContext(httpRequest, httpResponse, requestWorkflow);
 					const result = await nodeType.webhook.call(context);
-					if (result.workflowData && storeDelayMs > 0) {
-						await new Promise((resolve) => setTimeout(resolve, storeDelayMs));
-					}
+					if (result.workflowData && storesHeld) await storesHeld;
 					if (result.workflowData && failingStores > 0) {
 						// n8n could not store the execution: it answers 500 and saves no static data.
 						failingStores--;
@@ -428,8 +429,15 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		failNextExecutionStores: (count) => {
 			failingStores = count;
 		},
-		slowExecutionStores: (ms) => {
-			storeDelayMs = ms;
+		holdExecutionStores: () => {
+			let release = () => {};
+			storesHeld = new Promise<void>((resolve) => {
+				release = () => {
+					storesHeld = undefined;
+					resolve();
+				};
+			});
+			return release;
 		},
 		restart: (freshNodeType) => {
 			nodeType = freshNodeType;

@@ -6,13 +6,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { MissedMessages } from '../../../MessagingGatewayTrigger/missed-messages';
+import type { MissedMessages } from '../../missed-messages';
 import {
 	evolutionMessageTime,
 	evolutionUpsertDelivery,
 	listOf,
 	withinSpan,
-} from '../../../MessagingGatewayTrigger/missed-messages';
+} from '../../missed-messages';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
 

@@ -12,7 +12,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import { TRIGGER_EVENTS_OF_WAHA } from './webhook';
 import { textOf } from '../../message-text';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
+import { asObject, unixSeconds } from '../../values';
 import { addressesOf, NO_ADDRESSES, otherThan } from '../../people';
 import type { PersonAddresses } from '../../people';
 import type { DeliveryFilters, DeliveryOutput } from '../../../MessagingGatewayTrigger/deliveries';
@@ -176,8 +176,7 @@ export function wahaDeliveryIdentity(envelope: WahaEnvelope, event: string): str
 /** A new message's time at WAHA (Unix seconds); undefined for other events. */
 export function wahaMessageTime(envelope: WahaEnvelope): number | undefined {
 	if (!ONE_MESSAGE_EVENTS.has(envelope.event as string)) return undefined;
-	const time = Number(asObject(envelope.payload)?.timestamp);
-	return Number.isFinite(time) && time > 0 ? time : undefined;
+	return unixSeconds(asObject(envelope.payload)?.timestamp);
 }
 
 /** Why a checked delivery starts no execution, or undefined when it should (as reasonToIgnore). */

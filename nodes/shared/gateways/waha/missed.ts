@@ -7,17 +7,16 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { MissedMessages } from '../../../MessagingGatewayTrigger/missed-messages';
-import { listOf, withinSpan } from '../../../MessagingGatewayTrigger/missed-messages';
+import type { MissedMessages } from '../../missed-messages';
+import { listOf, withinSpan } from '../../missed-messages';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
+import { asObject, unixSeconds } from '../../values';
 
 /** Chats a catch-up looks into at most (those with the newest messages). */
 const CHATS_LIMIT = 100;
 
 function wahaMessageTime(message: IDataObject): number | undefined {
-	const time = Number(message.timestamp);
-	return Number.isFinite(time) && time > 0 ? time : undefined;
+	return unixSeconds(message.timestamp);
 }
 
 export const WAHA_MISSED: MissedMessages = {

@@ -1,14 +1,15 @@
 /**
  * The messages a session received while the trigger could not take them (n8n stopped, restarting,
  * or unreachable longer than the gateway tries again), read back from the gateway for the
- * trigger's catch-up. Each gateway's reader is in its folder; this one is the Messaging Gateway
- * API's, which speaks Evolution API v1's findMessages (beyond the spec): the newest messages of
- * the instance, `limit` of them, filtered by time here (v1 filters nothing by time).
+ * trigger's catch-up (MessagingGatewayTrigger/catch-up.ts). Each gateway's reader is in its
+ * folder under gateways/; this one is the Messaging Gateway API's, which speaks Evolution API
+ * v1's findMessages (beyond the spec): the newest messages of the instance, `limit` of them,
+ * filtered by time here (v1 filters nothing by time).
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../shared/transport';
-import { asObject } from '../shared/values';
+import { gatewayApiRequest, gatewayPath } from './transport';
+import { asObject, unixSeconds } from './values';
 
 /** Messages a catch-up reads at most from the gateway (the rest wait for the next one). */
 export const CATCH_UP_LIMIT = 500;
@@ -39,8 +40,7 @@ export function listOf(answer: unknown, route: string): IDataObject[] {
 
 /** A stored message's time in Unix seconds (Evolution gives a number, or its digits in some answers). */
 export function evolutionMessageTime(record: IDataObject): number | undefined {
-	const time = Number(record.messageTimestamp);
-	return Number.isFinite(time) && time > 0 ? time : undefined;
+	return unixSeconds(record.messageTimestamp);
 }
 
 /** A stored Evolution message as the body of its `messages.upsert` delivery. */
