@@ -27,8 +27,10 @@ import {
 	CATCH_UP_HOURS,
 	catchUpHours,
 	caughtUpItems,
+	inMessageOrder,
 	markCatchUpDue,
 	noteMessageTaken,
+	parseCatchUpHours,
 } from './catch-up';
 import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
 import { credentialApiKey } from './credential-key';
@@ -36,6 +38,7 @@ import type { DeliveryFilters, DeliveryOutput } from './deliveries';
 import {
 	deliveryDigest,
 	DELIVERIES,
+	parseRedeliverMinutes,
 	recordWithout,
 	REDELIVER_MINUTES,
 	rememberSeconds,
@@ -43,6 +46,7 @@ import {
 import type { TriggerStaticData, WantedRegistration, WebhookRegistrar } from './registration';
 import {
 	checkedEvents,
+	checkedNumber,
 	LOG_PREFIX,
 	MESSAGING_GATEWAY_WEBHOOKS,
 	replacingRegistrar,
@@ -122,24 +126,6 @@ function readOutput(options: IDataObject): DeliveryOutput {
 	};
 }
 
-/** Redeliver For (Minutes) as typed or from an expression (a number or its digits). */
-function redeliverMinutes(this: IHookFunctions, options: IDataObject): number {
-	const raw = options.redeliverMinutes ?? REDELIVER_MINUTES.default;
-	const minutes = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (
-		typeof minutes !== 'number' ||
-		!Number.isInteger(minutes) ||
-		minutes < 1 ||
-		minutes > REDELIVER_MINUTES.max
-	) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Redeliver For (Minutes) must be a whole number of minutes from 1 to ${REDELIVER_MINUTES.max} (got ${describeValue(raw)})`,
-		);
-	}
-	return minutes;
-}
-
 function wantedRegistration(this: IHookFunctions): WantedRegistration {
 	// Every parameter is checked here, before any request, so a typo fails activation loudly
 	// instead of silently filtering every delivery.
@@ -152,7 +138,18 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 		base64: options.includeMedia === true,
 		replaceUnseen: options.replaceUnseenWebhook !== false,
 		ignoreOwnMessages: filters.ignoreOwnMessages,
-		redeliverMinutes: redeliverMinutes.call(this, options),
+		redeliverMinutes: checkedNumber.call(
+			this,
+			options.redeliverMinutes,
+			parseRedeliverMinutes,
+			`Redeliver For (Minutes) must be a whole number of minutes from 1 to ${REDELIVER_MINUTES.max}`,
+		),
+		catchUpHours: checkedNumber.call(
+			this,
+			options.catchUpHours,
+			parseCatchUpHours,
+			`Catch Up Missed Messages (Hours) must be a whole number of hours from 0 to ${CATCH_UP_HOURS.max}`,
+		),
 	};
 }
 
@@ -278,7 +275,7 @@ export class MessagingGatewayTrigger implements INodeType {
 						typeOptions: { minValue: 0, maxValue: CATCH_UP_HOURS.max },
 						default: 24,
 						description:
-							'After n8n was stopped, restarting or unreachable longer than the gateway tries again, the messages the gateway received meanwhile (up to this many hours back) run before the next event, each once, oldest first, marked "caughtUp": true. 0 turns it off. Needs the gateway to keep messages (WAHA NOWEB: its store).',
+							'After n8n was stopped, restarting or unreachable longer than the gateway tries again, the messages the gateway received meanwhile (up to this many hours back) run with the next event, each once, oldest first (that event among them by its time), marked "caughtUp": true. 0 turns it off. Needs the gateway to keep messages (WAHA NOWEB: its store; activation says when it is off).',
 					},
 					{
 						displayName: 'Include Media',
@@ -455,7 +452,10 @@ export class MessagingGatewayTrigger implements INodeType {
 				});
 				// n8n answers (responseMode onReceived) once it has stored the execution, and answers
 				// 500 when it could not: the gateway hears "received" only for what n8n holds.
-				return { workflowData: [[...caughtUp, item]], webhookResponse: { received: true } };
+				return {
+					workflowData: [inMessageOrder(caughtUp, item, time)],
+					webhookResponse: { received: true },
+				};
 			} catch (error) {
 				const reason = new Redactor(secrets).text(messageOf(error));
 				if (attempt < DELIVERY_ATTEMPTS) {

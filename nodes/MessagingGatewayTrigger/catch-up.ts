@@ -3,7 +3,8 @@
  * stopped or restarting, longer than the gateway tries again) run once n8n is back. Activation
  * marks a catch-up due from the newest message the trigger took before; the first delivery after
  * that reads the session's messages since then from the gateway (within Catch Up Missed Messages'
- * hours) and runs those not taken yet, oldest first, before its own, each marked `caughtUp`.
+ * hours) and runs those not taken yet, oldest first, with its own among them by its message's time
+ * (inMessageOrder), each marked `caughtUp`.
  * A message taken live and read back here is the same delivery: the trigger's memory of
  * deliveries (delivery-memory.ts) lets only one of them run.
  */
@@ -14,6 +15,7 @@ import { EVOLUTION_V2_MISSED } from '../shared/gateways/evolution-v2/missed';
 import { WAHA_MISSED } from '../shared/gateways/waha/missed';
 import type { MissedMessages } from '../shared/missed-messages';
 import { CATCH_UP_LIMIT, MESSAGING_GATEWAY_MISSED } from '../shared/missed-messages';
+import { wholeNumberIn } from '../shared/values';
 import { checkedDelivery, messageOf } from './checked-delivery';
 import type { DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
@@ -31,12 +33,17 @@ const MISSED_MESSAGES: Record<GatewayName, MissedMessages> = {
 /** Options > Catch Up Missed Messages (Hours): how far back a catch-up reads; 0 turns it off. */
 export const CATCH_UP_HOURS = { default: 24, max: 720 };
 
-/** Catch Up Missed Messages (Hours) as a delivery reads it: a usable number, or the default. */
+/**
+ * Catch Up Missed Messages (Hours) as typed or from an expression (a whole number, or its digits),
+ * the default when not set; undefined when unusable. Activation refuses that; a delivery reads the default.
+ */
+export function parseCatchUpHours(raw: unknown): number | undefined {
+	return wholeNumberIn(raw ?? CATCH_UP_HOURS.default, 0, CATCH_UP_HOURS.max);
+}
+
+/** Catch Up Missed Messages (Hours) as a delivery reads it: never an error (see parseCatchUpHours). */
 export function catchUpHours(options: IDataObject): number {
-	const hours = Number(options.catchUpHours ?? CATCH_UP_HOURS.default);
-	return Number.isFinite(hours) && hours >= 0
-		? Math.min(hours, CATCH_UP_HOURS.max)
-		: CATCH_UP_HOURS.default;
+	return parseCatchUpHours(options.catchUpHours) ?? CATCH_UP_HOURS.default;
 }
 
 /** Activation: messages may have come while the trigger was not listening, since its newest one. */
@@ -119,6 +126,12 @@ export interface CatchUp {
 	now: number;
 }
 
+/** A missed message's item, with the message's time (Unix seconds) to put the live one among them. */
+export interface CaughtUpItem {
+	item: INodeExecutionData;
+	time: number;
+}
+
 /**
  * The items of the messages missed in a gap, when a catch-up is due (see catch-up.ts): each taken
  * as a delivery of it would be (filters, the memory of deliveries), oldest first, marked
@@ -127,7 +140,7 @@ export interface CatchUp {
 export async function caughtUpItems(
 	this: IWebhookFunctions,
 	run: CatchUp,
-): Promise<INodeExecutionData[]> {
+): Promise<CaughtUpItem[]> {
 	const { registration, staticData, filters, now } = run;
 	const gapSince = staticData.catchUpSince;
 	const since = catchUpDue(staticData, run.hours, now);
@@ -152,7 +165,7 @@ export async function caughtUpItems(
 			this.getBodyData(),
 		);
 		delete staticData.catchUpSince;
-		const items: INodeExecutionData[] = [];
+		const items: CaughtUpItem[] = [];
 		for (const body of missed) {
 			const delivery = checkedDelivery.call(this, registration, body);
 			if ('problem' in delivery || delivery.reasonToIgnore(filters)) continue;
@@ -176,7 +189,7 @@ export async function caughtUpItems(
 			noteMessageTaken(staticData, time, digest);
 			const item = await delivery.toItem.call(this, run.output, filters, run.secrets);
 			item.json.caughtUp = true;
-			items.push(item);
+			items.push({ item, time });
 		}
 		this.logger.info(
 			`${LOG_PREFIX} caught up on session "${filters.session}": ${items.length} missed message(s) since ${new Date(since * 1000).toISOString()}`,
@@ -206,4 +219,21 @@ export async function caughtUpItems(
 	} finally {
 		CATCHING_UP.delete(trigger);
 	}
+}
+
+/**
+ * The execution's items: the caught-up ones (oldest first) with the live delivery's among them by
+ * its message's time, after those of the same second (a gateway retries an older message of a chat
+ * after n8n is back, and the catch-up read the chat's newer ones too); last when it has no time.
+ */
+export function inMessageOrder(
+	caughtUp: CaughtUpItem[],
+	live: INodeExecutionData,
+	liveTime: number | undefined,
+): INodeExecutionData[] {
+	const newer = liveTime === undefined ? -1 : caughtUp.findIndex(({ time }) => time > liveTime);
+	const at = newer === -1 ? caughtUp.length : newer;
+	const items = caughtUp.map(({ item }) => item);
+	items.splice(at, 0, live);
+	return items;
 }

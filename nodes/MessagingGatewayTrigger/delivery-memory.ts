@@ -17,6 +17,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
+import { wholeNumberIn } from '../shared/values';
+
 /** How a delivery compares with the ones before it. */
 export type DeliveryVerdict = 'new' | 'duplicate' | 'in progress';
 
@@ -246,11 +248,18 @@ export const REDELIVER_MINUTES = { default: 15, max: 1440 };
 export const DELIVERIES = new DeliveryMemory(2000);
 
 /**
+ * Redeliver For (Minutes) as typed or from an expression (a whole number, or its digits), the
+ * default when not set; undefined when unusable. Activation refuses that; a delivery reads the default.
+ */
+export function parseRedeliverMinutes(raw: unknown): number | undefined {
+	return wholeNumberIn(raw ?? REDELIVER_MINUTES.default, 1, REDELIVER_MINUTES.max);
+}
+
+/**
  * How long a delivery is remembered, in seconds: beyond the gateway's last retry (Evolution API's
  * ten tries span about 26 minutes; WAHA tries for Redeliver For (Minutes)).
  */
 export function rememberSeconds(options: IDataObject): number {
-	const minutes = Number(options.redeliverMinutes ?? REDELIVER_MINUTES.default);
-	const retries = Number.isFinite(minutes) && minutes >= 1 ? minutes : REDELIVER_MINUTES.default;
-	return Math.max(30, Math.min(retries, REDELIVER_MINUTES.max) + 5) * 60;
+	const minutes = parseRedeliverMinutes(options.redeliverMinutes) ?? REDELIVER_MINUTES.default;
+	return Math.max(30, minutes + 5) * 60;
 }

@@ -77,6 +77,8 @@ export interface WantedRegistration {
 	ignoreOwnMessages: boolean;
 	/** Options > Redeliver For (Minutes): how long WAHA retries a delivery n8n did not take. */
 	redeliverMinutes: number;
+	/** Options > Catch Up Missed Messages (Hours): WAHA checks that the session keeps messages. */
+	catchUpHours: number;
 }
 
 /**
@@ -422,4 +424,21 @@ export function checkedEvents(this: IHookFunctions | IWebhookFunctions, raw: unk
 	}
 	// Each once; one event (the usual choice) needs no set to say so.
 	return raw.length === 1 ? [raw[0] as string] : [...new Set(raw as string[])];
+}
+
+/**
+ * A number option checked at activation with the parser deliveries read it with (a delivery falls
+ * back to the default instead): unusable, it fails naming the field, before any request.
+ */
+export function checkedNumber(
+	this: IHookFunctions,
+	raw: unknown,
+	parse: (raw: unknown) => number | undefined,
+	expected: string,
+): number {
+	const value = parse(raw);
+	if (value === undefined) {
+		throw new NodeOperationError(this.getNode(), `${expected} (got ${describeValue(raw)})`);
+	}
+	return value;
 }

@@ -51,6 +51,17 @@ export function escapeHtml(text: string): string {
 	return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]);
 }
 
+/**
+ * A whole number from `min` to `max` as a number field holds it, typed or from an expression (a
+ * number, or its digits as text); undefined for anything else.
+ */
+export function wholeNumberIn(raw: unknown, min: number, max: number): number | undefined {
+	const value = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw;
+	return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+		? value
+		: undefined;
+}
+
 /** A time in Unix seconds as gateways give it (a number, or its digits as text); undefined otherwise. */
 export function unixSeconds(value: unknown): number | undefined {
 	const time = Number(value);

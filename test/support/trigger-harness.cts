@@ -82,8 +82,11 @@ export interface TriggerHarness {
 	 * called; then it stores them and answers.
 	 */
 	holdExecutionStores(): () => void;
-	/** n8n restarted: the trigger's code loaded anew (nothing kept in memory), the database kept. */
-	restart(nodeType: MessagingGatewayTrigger): void;
+	/**
+	 * n8n restarted: the trigger's code loaded anew (nothing kept in memory), the database kept;
+	 * the hooks after it run as `activationMode` when given (n8n starting: 'init').
+	 */
+	restart(nodeType: MessagingGatewayTrigger, activationMode?: WorkflowActivateMode): void;
 	/** Items of every execution webhook() started (and n8n stored), in order. */
 	executions(): INodeExecutionData[][];
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
@@ -97,6 +100,11 @@ export interface TriggerHarnessOptions {
 	parameters: INodeParameters;
 	/** 'trigger' for an active workflow, 'manual' for "Listen for test event". */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * Why the hooks run (getActivationMode): 'activate' (a person switched the workflow on; the
+	 * default), 'manual' with mode 'manual', or 'init' (n8n starting) and the others n8n knows.
+	 */
+	activationMode?: WorkflowActivateMode;
 	/** The node version (default 1). */
 	typeVersion?: number;
 	/** The credential's API Key Header (default: unset, which means apikey). */
@@ -198,6 +206,8 @@ let harnessCount = 0;
 
 export async function startTriggerHarness(options: TriggerHarnessOptions): Promise<TriggerHarness> {
 	const mode = options.mode ?? 'trigger';
+	let activationMode: WorkflowActivateMode =
+		options.activationMode ?? (mode === 'manual' ? 'manual' : 'activate');
 	let nodeType = options.nodeType ?? new MessagingGatewayTrigger();
 	const received: ReceivedRequest[] = [];
 	let failingStores = 0;
@@ -372,7 +382,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			hookWorkflow.getNode(TRIGGER_NODE_NAME)!,
 			baseAdditionalData,
 			mode,
-			(mode === 'manual' ? 'manual' : 'activate') as WorkflowActivateMode,
+			activationMode,
 			webhookData(baseAdditionalData),
 		);
 	captureLogger(hookContext().logger as never);
@@ -439,8 +449,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			});
 			return release;
 		},
-		restart: (freshNodeType) => {
+		restart: (freshNodeType, restartedAs) => {
 			nodeType = freshNodeType;
+			activationMode = restartedAs ?? activationMode;
 		},
 		executions: () =>
 			deliveries.flatMap((delivery) => (delivery.execution ? [delivery.execution] : [])),

@@ -1,6 +1,6 @@
 // WAHA 2026.x: sessions (src/api/sessions.controller.ts: a PUT replaces the whole config and restarts
 // a running session), pairing (QR code, pairing code), the account's profile and the server version.
-import type { RequestContext, Route } from '../core.cts';
+import type { Played, RequestContext, Route } from '../core.cts';
 import { nestError } from '../errors.cts';
 import { newInstanceId, newQrPayload, randomDigits, randomToken } from '../ids.cts';
 import { qrCodePng } from '../png.cts';
@@ -22,16 +22,27 @@ const PATH = { session: 'path' } as const;
 const WORKING_PATH = { session: 'path', status: 'WORKING' } as const;
 const PAIRING_PATH = { session: 'path', status: 'SCAN_QR_CODE' } as const;
 
+/**
+ * The config of a session never given one: on NOWEB, the store the options play (`wahaStore`), as a
+ * session started with `config.noweb.store` has it; on the other engines none.
+ */
+function seededConfig(played: Played) {
+	if (played.wahaEngine !== 'NOWEB') return null;
+	const store = { enabled: played.wahaStore, fullSync: played.wahaStore };
+	return { noweb: { markOnline: true, store } };
+}
+
 /** SessionDTO: name, status, config. */
-function sessionDto(instance: Instance) {
+function sessionDto(context: RequestContext, instance: Instance) {
 	const session = wahaSession(instance);
-	return { name: instance.name, status: session.status, config: session.config ?? null };
+	const config = session.config ?? seededConfig(context.core.played);
+	return { name: instance.name, status: session.status, config };
 }
 
 /** SessionInfo: the DTO with the account, presence and activity; GET of one adds the engine. */
-function sessionInfo(instance: Instance) {
+function sessionInfo(context: RequestContext, instance: Instance) {
 	return {
-		...sessionDto(instance),
+		...sessionDto(context, instance),
 		me: meInfo(instance) ?? null,
 		assignedWorker: '',
 		presence: null,
@@ -54,7 +65,7 @@ function listSessions(context: RequestContext, request: WahaRequest) {
 	const all = request.query.all === 'true';
 	const sessions = [...context.core.state.instances.values()]
 		.filter((instance) => all || isRunning(instance))
-		.map(sessionInfo);
+		.map((instance) => sessionInfo(context, instance));
 	return { status: 200, body: sessions };
 }
 
@@ -77,7 +88,7 @@ function createSession(context: RequestContext, request: WahaRequest) {
 	session.config = isObject(body.config) ? body.config : undefined;
 	// SessionCreateRequest.start defaults to true.
 	if (body.start !== false) startWahaSession(context.events, instance);
-	return { status: 201, body: sessionDto(instance) };
+	return { status: 201, body: sessionDto(context, instance) };
 }
 
 /** The new config replaces the old one as a whole; a running session is restarted with it. */
@@ -87,7 +98,7 @@ function updateSession(context: RequestContext, request: WahaRequest) {
 	if (running) changeWahaStatus(context.events, instance, 'STOPPED');
 	wahaSession(instance).config = isObject(request.body.config) ? request.body.config : undefined;
 	if (running) startWahaSession(context.events, instance);
-	return { status: 200, body: sessionDto(instance) };
+	return { status: 200, body: sessionDto(context, instance) };
 }
 
 function deleteSession(context: RequestContext) {
@@ -103,13 +114,13 @@ function startSession(context: RequestContext) {
 	const instance = sessionOrNotFound(context, context.params.session);
 	// Idempotent: a running session stays as it is.
 	if (!isRunning(instance)) startWahaSession(context.events, instance);
-	return { status: 201, body: sessionDto(instance) };
+	return { status: 201, body: sessionDto(context, instance) };
 }
 
 function stopSession(context: RequestContext) {
 	const instance = sessionOrNotFound(context, context.params.session);
 	if (isRunning(instance)) changeWahaStatus(context.events, instance, 'STOPPED');
-	return { status: 201, body: sessionDto(instance) };
+	return { status: 201, body: sessionDto(context, instance) };
 }
 
 function logoutSession(context: RequestContext) {
@@ -119,14 +130,14 @@ function logoutSession(context: RequestContext) {
 	wahaSession(instance).authenticated = false;
 	instance.wuid = null;
 	if (running) startWahaSession(context.events, instance);
-	return { status: 201, body: sessionDto(instance) };
+	return { status: 201, body: sessionDto(context, instance) };
 }
 
 function restartSession(context: RequestContext) {
 	const instance = sessionOrNotFound(context, context.params.session);
 	if (isRunning(instance)) changeWahaStatus(context.events, instance, 'STOPPED');
 	startWahaSession(context.events, instance);
-	return { status: 201, body: sessionDto(instance) };
+	return { status: 201, body: sessionDto(context, instance) };
 }
 
 /**
@@ -183,7 +194,7 @@ export const wahaSessionRoutes: Route[] = [
 	wahaRoute('GET', '/api/sessions/:session', (context) => ({
 		status: 200,
 		body: {
-			...sessionInfo(sessionOrNotFound(context, context.params.session)),
+			...sessionInfo(context, sessionOrNotFound(context, context.params.session)),
 			engine: { engine: context.core.played.wahaEngine },
 		},
 	})),

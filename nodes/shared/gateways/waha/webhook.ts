@@ -6,6 +6,7 @@
  * So the trigger reads the whole config, adds or removes its own entry (found by its URL), and
  * writes the rest back as it was read. WAHA signs each delivery with the entry's HMAC key
  * (`X-Webhook-Hmac`, SHA-512 of the body): the key is the trigger's secret and never travels.
+ * The session read also tells whether it keeps the messages a catch-up reads (message-store.ts).
  */
 import { randomBytes } from 'crypto';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
@@ -20,6 +21,7 @@ import { LOG_PREFIX, sameEvents } from '../../../MessagingGatewayTrigger/registr
 import { Redactor } from '../../../MessagingGatewayTrigger/secrets';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject, describeValue } from '../../values';
+import { checkMessageStore } from './message-store';
 
 /**
  * WAHA's events for each event the trigger offers (WAHA 2026.7.1's WAHAEvents). Message Received
@@ -76,8 +78,9 @@ export function wahaEventsFor(events: readonly string[], ignoreOwnMessages: bool
 	return [...wanted];
 }
 
-/** The session as GET /api/sessions/{session} gives it: its whole config, and its webhooks. */
+/** The session as GET /api/sessions/{session} gives it: the answer, its whole config, its webhooks. */
 interface SessionWebhooks {
+	info: IDataObject;
 	config: IDataObject;
 	webhooks: IDataObject[];
 }
@@ -117,7 +120,7 @@ async function readSessionWebhooks(
 	if (listed !== undefined && listed !== null && !Array.isArray(listed)) {
 		throw unreadableSession.call(this, session, `config.webhooks is ${kindOf(listed)}`);
 	}
-	return { config, webhooks: (listed ?? []) as IDataObject[] };
+	return { info, config, webhooks: (listed ?? []) as IDataObject[] };
 }
 
 /** What a value is, never what it holds (a session's config holds other webhooks' keys). */
@@ -203,22 +206,27 @@ export const WAHA_WEBHOOKS: WebhookRegistrar = {
 		) {
 			return false;
 		}
-		const { webhooks } = await readSessionWebhooks.call(this, wanted.session, [ours.token]);
-		const entry = asObject(webhooks.find((webhook) => urlOf(webhook) === ours.url));
+		const read = await readSessionWebhooks.call(this, wanted.session, [ours.token]);
+		const entry = asObject(read.webhooks.find((webhook) => urlOf(webhook) === ours.url));
 		const events = entry?.events;
-		return (
+		const registered =
 			entry !== undefined &&
 			asObject(entry.hmac)?.key === ours.token &&
 			sameRetries(entry.retries, wanted.redeliverMinutes) &&
 			Array.isArray(events) &&
-			sameEvents(events as string[], wahaEventsFor(wanted.events, wanted.ignoreOwnMessages))
-		);
+			sameEvents(events as string[], wahaEventsFor(wanted.events, wanted.ignoreOwnMessages));
+		// Not registered: n8n calls register next, which checks the session it reads.
+		if (registered) {
+			checkMessageStore.call(this, wanted.session, wanted.catchUpHours, read.info, read.config);
+		}
+		return registered;
 	},
 
 	/**
 	 * Adds our entry (or replaces an older one of ours, in its place) with a fresh key; every other
 	 * webhook and setting of the session is written back as it was read. An event WAHA has not
-	 * is refused by name before any request.
+	 * is refused by name before any request; a session that keeps no messages for Catch Up Missed
+	 * Messages, once read (checkMessageStore).
 	 */
 	async register(
 		this: IHookFunctions,
@@ -237,6 +245,7 @@ export const WAHA_WEBHOOKS: WebhookRegistrar = {
 		const key = randomBytes(32).toString('hex');
 		const secrets = previousOurs ? [key, previousOurs.token] : [key];
 		const read = await readSessionWebhooks.call(this, wanted.session, secrets);
+		checkMessageStore.call(this, wanted.session, wanted.catchUpHours, read.info, read.config);
 		const entry = ourEntry(
 			wanted.webhookUrl,
 			wahaEventsFor(wanted.events, wanted.ignoreOwnMessages),
