@@ -6,19 +6,10 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
-import { classifyChat } from '../shared/identifiers';
-import { splitList } from '../shared/lists';
-import type { ChatReference } from '../shared/identifiers';
 import { COMMON_EVENT_LABELS, EVENT_OPTIONS } from '../shared/events';
-import {
-	readSessionParameter,
-	searchSessions,
-	SESSION_SUBTITLE,
-	sessionFields,
-} from '../shared/session';
-import { describeValue } from '../shared/values';
+import { searchSessions, SESSION_SUBTITLE, sessionFields } from '../shared/session';
 import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
 import { WAHA_WEBHOOKS } from '../shared/gateways/waha/webhook';
 import type { GatewayName } from '../shared/gateways';
@@ -26,7 +17,9 @@ import { selectedGateway } from '../shared/transport';
 import {
 	CATCH_UP_HOURS,
 	catchUpHours,
+	catchUpUnderWay,
 	caughtUpItems,
+	forgetCatchUps,
 	inMessageOrder,
 	markCatchUpDue,
 	noteMessageTaken,
@@ -45,86 +38,17 @@ import {
 } from './delivery-memory';
 import type { TriggerStaticData, WantedRegistration, WebhookRegistrar } from './registration';
 import {
-	checkedEvents,
 	checkedNumber,
 	LOG_PREFIX,
 	MESSAGING_GATEWAY_WEBHOOKS,
 	replacingRegistrar,
 } from './registration';
 import { Redactor } from './secrets';
-import { TextKeyedCache } from './text-keyed-cache';
+import { collection, readFilters, readOutput } from './settings';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */
 const DELIVERY_ATTEMPTS = 3;
 const DELIVERY_RETRY_DELAY_MS = 100;
-
-function chatsOf(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
-	return splitList(raw).map((entry) => {
-		const reference = classifyChat(entry);
-		if (!reference) {
-			const shown = typeof entry === 'string' ? `"${entry}"` : describeValue(entry);
-			throw new NodeOperationError(
-				this.getNode(),
-				`Only These Chats must list phone numbers, chat IDs (…@c.us), JIDs (…@s.messenger.net), LIDs (…@lid) or group IDs (…@g.us) (got ${shown})`,
-			);
-		}
-		return reference;
-	});
-}
-
-/** Only These Chats as typed: parsed (a few regular expressions per entry) once, not per event. */
-const chatLists = new TextKeyedCache<readonly ChatReference[]>(64);
-
-/** No chats listed (the default): every chat. */
-const ALL_CHATS: readonly ChatReference[] = [];
-
-function parseOnlyChats(
-	this: IHookFunctions | IWebhookFunctions,
-	raw: unknown,
-): readonly ChatReference[] {
-	if (raw === '') return ALL_CHATS;
-	return typeof raw === 'string'
-		? chatLists.get(raw, () => chatsOf.call(this, raw))
-		: chatsOf.call(this, raw);
-}
-
-const CHAT_TYPES: Array<DeliveryFilters['chatType']> = ['all', 'direct', 'groups'];
-
-/** A collection parameter (Filters, Options) read once, as one object: each event reads each once. */
-function collection(this: IHookFunctions | IWebhookFunctions, name: string): IDataObject {
-	const value = this.getNodeParameter(name, {});
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
-
-/** The filters as the parameters give them; throws, naming the field, when one is unusable. */
-function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters {
-	const filters = collection.call(this, 'filters');
-	const chatType = (filters.chatType ?? 'all') as DeliveryFilters['chatType'];
-	if (!CHAT_TYPES.includes(chatType)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Chat Type must be one of ${CHAT_TYPES.join(', ')} (got ${describeValue(chatType)})`,
-		);
-	}
-	return {
-		session: readSessionParameter.call(this),
-		events: checkedEvents.call(this, this.getNodeParameter('events', [])),
-		ignoreOwnMessages: filters.ignoreOwnMessages !== false,
-		chatType,
-		onlyChats: parseOnlyChats.call(this, filters.onlyChats ?? ''),
-	};
-}
-
-function readOutput(options: IDataObject): DeliveryOutput {
-	return {
-		simplify: options.simplify !== false,
-		qrCodeAsBinary: options.qrCodeAsBinary !== false,
-		includeMedia: options.includeMedia === true,
-		lookUpPhoneNumbers: options.lookUpPhoneNumbers === true,
-	};
-}
 
 function wantedRegistration(this: IHookFunctions): WantedRegistration {
 	// Every parameter is checked here, before any request, so a typo fails activation loudly
@@ -361,7 +285,10 @@ export class MessagingGatewayTrigger implements INodeType {
 				delete staticData.lastMessageAt;
 				delete staticData.lastMessageDigests;
 				delete staticData.catchUpSince;
-				if (token) DELIVERIES.forgetTrigger(token);
+				if (token) {
+					DELIVERIES.forgetTrigger(token);
+					forgetCatchUps(token);
+				}
 				return true;
 			},
 		},
@@ -407,6 +334,9 @@ export class MessagingGatewayTrigger implements INodeType {
 		// The registration's token: this trigger's own, and free to read (the node costs a copy).
 		const trigger = expectedToken;
 		const digest = deliveryDigest(delivery.identity(filters));
+		// After a gap, the missed messages go first: one found among them is not run again.
+		const catchingUp = catchUpUnderWay(trigger);
+		if (catchingUp) await catchingUp;
 		const now = Math.floor(Date.now() / 1000);
 		const verdict = DELIVERIES.verdict(trigger, staticData.delivered, digest, now);
 		if (verdict === 'duplicate') {

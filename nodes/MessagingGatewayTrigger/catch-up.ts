@@ -9,6 +9,7 @@
  * deliveries (delivery-memory.ts) lets only one of them run.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { GatewayName } from '../shared/gateways';
 import { EVOLUTION_V2_MISSED } from '../shared/gateways/evolution-v2/missed';
@@ -19,6 +20,7 @@ import { wholeNumberIn } from '../shared/values';
 import { checkedDelivery, messageOf } from './checked-delivery';
 import type { DeliveryFilters, DeliveryOutput } from './deliveries';
 import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
+import type { WatchedResponse } from './delivery-memory';
 import type { OurRegistration, TriggerStaticData } from './registration';
 import { LOG_PREFIX } from './registration';
 import { Redactor } from './secrets';
@@ -112,8 +114,45 @@ function gatewayOf(registration: OurRegistration): GatewayName {
 	return registration.tokenHeader ? 'evolutionV2' : 'messagingGatewayApi';
 }
 
-/** Triggers whose catch-up runs in this process now (a second delivery meanwhile leaves it be). */
-const CATCHING_UP = new Set<string>();
+/**
+ * Per trigger, the catch-up under way in this process, settled once n8n answered its delivery
+ * (it holds the execution): a delivery meanwhile waits for it, so that its message runs after the
+ * missed ones of its chat, or is found among them.
+ */
+const CATCHING_UP = new Map<string, Promise<void>>();
+/** Per trigger, the gap this process caught up on: a copy of static data from before it still names it. */
+const CAUGHT_UP = new Map<string, number>();
+/** The longest a delivery waits for a catch-up's execution to be stored. */
+const CATCH_UP_WAIT_MS = 60_000;
+
+/**
+ * The catch-up under way for a trigger in this process, to wait for (at most a minute: n8n answers
+ * every delivery, but a delivery must not hang on one); none most of the time.
+ */
+export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
+	const settled = CATCHING_UP.get(trigger);
+	return settled && Promise.race([settled, sleep(CATCH_UP_WAIT_MS)]);
+}
+
+/** A trigger that stopped: its gaps are not this process's to remember. */
+export function forgetCatchUps(trigger: string): void {
+	CAUGHT_UP.delete(trigger);
+}
+
+/** Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release` is called. */
+function catchUpStarts(trigger: string, response: WatchedResponse): () => void {
+	let release = () => {};
+	const settled = new Promise<void>((resolve) => {
+		release = () => {
+			if (CATCHING_UP.get(trigger) === settled) CATCHING_UP.delete(trigger);
+			resolve();
+		};
+	});
+	CATCHING_UP.set(trigger, settled);
+	response.once?.('finish', release);
+	response.once?.('close', release);
+	return release;
+}
 
 export interface CatchUp {
 	registration: OurRegistration;
@@ -145,6 +184,10 @@ export async function caughtUpItems(
 	const gapSince = staticData.catchUpSince;
 	const since = catchUpDue(staticData, run.hours, now);
 	const trigger = registration.token;
+	if (gapSince !== undefined && CAUGHT_UP.get(trigger) === gapSince) {
+		delete staticData.catchUpSince;
+		return [];
+	}
 	if (
 		gapSince === undefined ||
 		since === undefined ||
@@ -153,7 +196,7 @@ export async function caughtUpItems(
 	) {
 		return [];
 	}
-	CATCHING_UP.add(trigger);
+	const release = catchUpStarts(trigger, this.getResponseObject());
 	const taken: string[] = [];
 	try {
 		const missed = await readMissed.call(
@@ -194,6 +237,9 @@ export async function caughtUpItems(
 		this.logger.info(
 			`${LOG_PREFIX} caught up on session "${filters.session}": ${items.length} missed message(s) since ${new Date(since * 1000).toISOString()}`,
 		);
+		CAUGHT_UP.set(trigger, gapSince);
+		// Nothing to run before the deliveries waiting: they go on now.
+		if (items.length === 0) release();
 		return items;
 	} catch (error) {
 		// None of it runs now: the next delivery reads it all again, unless the gateway said it
@@ -206,6 +252,7 @@ export async function caughtUpItems(
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {
 			delete staticData.catchUpSince;
+			release();
 			this.logger.warn(
 				`${LOG_PREFIX} the gateway keeps no messages the trigger can read back, so the messages of the gap since ${new Date(gapSince * 1000).toISOString()} were not caught up on: ${reason}`,
 			);
@@ -215,9 +262,8 @@ export async function caughtUpItems(
 		this.logger.warn(
 			`${LOG_PREFIX} could not catch up on missed messages yet (tried again with the next delivery): ${reason}`,
 		);
+		release();
 		return [];
-	} finally {
-		CATCHING_UP.delete(trigger);
 	}
 }
 

@@ -9,13 +9,15 @@
  *   each saves its copy whole, so the process's memory is what they share (and what each merges
  *   back into the copy it saves, so one call's save does not drop what another just recorded).
  *
- * An entry is pending from the moment its delivery is accepted until n8n has answered the gateway:
- * only a 2xx answer (n8n holds the execution) makes it done; any other answer, or a connection
- * closed first, forgets it, so the gateway's next try runs. While pending, a second delivery of
- * the same event is answered 409 (every gateway that retries tries it again later).
+ * An entry is pending from the moment its delivery is accepted until n8n has answered: only a 2xx
+ * answer (n8n holds the execution) makes it done; any other answer forgets it, so the gateway's
+ * next try runs. n8n answers also when the gateway hung up first (a timeout), and that answer
+ * decides too. While pending, a second delivery of the same event is answered 409 (every gateway
+ * that retries tries it again later).
  */
 import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { wholeNumberIn } from '../shared/values';
 
@@ -33,6 +35,10 @@ const EXPIRY_DIGITS = 10;
  */
 const ENTRY_LENGTH = DIGEST_LENGTH + EXPIRY_DIGITS;
 
+/** How long a delivery whose gateway hung up waits for n8n's answer, and how often it looks. */
+const UNANSWERED_WAIT_MS = 10 * 60 * 1000;
+const UNANSWERED_POLL_MS = 200;
+
 interface ProcessEntry {
 	expires: number;
 	done: boolean;
@@ -47,6 +53,8 @@ interface RecentlyDone {
 /** The part of a webhook call's response the memory watches (Express's response in n8n). */
 export interface WatchedResponse {
 	statusCode?: number;
+	/** n8n has written its answer (also to a connection the gateway closed already). */
+	writableEnded?: boolean;
 	once?(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
@@ -207,23 +215,48 @@ export class DeliveryMemory {
 		return entries;
 	}
 
-	/** Done on a 2xx answer; forgotten on any other, or when the connection closes unanswered. */
+	/**
+	 * Done on a 2xx answer; forgotten on any other. When the gateway closes the connection before
+	 * n8n answered (it timed out), n8n goes on and still stores the execution or fails to: the
+	 * entry stays pending (a retry meanwhile gets 409) until n8n writes its answer to the closed
+	 * connection, which settles it the same way; forgotten if n8n never does.
+	 */
 	private settleWithAnswer(trigger: string, digest: string, response: WatchedResponse): void {
 		if (typeof response.once !== 'function') {
 			// A response that cannot be watched: n8n holds what it was given.
 			this.markDone(trigger, digest);
 			return;
 		}
-		let finished = false;
-		response.once('finish', () => {
-			finished = true;
+		let settled = false;
+		const settle = () => {
+			if (settled) return;
+			settled = true;
 			const status = response.statusCode ?? 200;
 			if (status >= 200 && status < 300) this.markDone(trigger, digest);
 			else this.forget(trigger, digest);
-		});
+		};
+		response.once('finish', settle);
 		response.once('close', () => {
-			if (!finished) this.forget(trigger, digest);
+			if (settled) return;
+			if (response.writableEnded === undefined) {
+				this.forget(trigger, digest);
+				return;
+			}
+			void this.untilAnswered(response).then((answered) => {
+				if (answered) settle();
+				else if (!settled) {
+					settled = true;
+					this.forget(trigger, digest);
+				}
+			});
 		});
+	}
+
+	/** Whether n8n writes its answer (to a closed connection) within UNANSWERED_WAIT_MS. */
+	private async untilAnswered(response: WatchedResponse): Promise<boolean> {
+		const giveUpAt = Date.now() + UNANSWERED_WAIT_MS;
+		while (!response.writableEnded && Date.now() < giveUpAt) await sleep(UNANSWERED_POLL_MS);
+		return response.writableEnded === true;
 	}
 
 	private markDone(trigger: string, digest: string): void {

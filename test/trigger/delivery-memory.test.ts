@@ -3,6 +3,8 @@
  * seen before, being taken, or new; what it leaves in static data's record; and how n8n's answer
  * settles a delivery. The whole trigger is tested over HTTP in trigger-redeliveries.test.ts.
  */
+import { sleep } from 'n8n-workflow';
+
 import {
 	deliveryDigest,
 	DeliveryMemory,
@@ -34,6 +36,7 @@ function entries(stored: string): Array<[string, number]> {
 /** n8n's response to one webhook call: it finishes with a status, or its connection closes. */
 class Response {
 	statusCode = 200;
+	writableEnded?: boolean;
 	private readonly listeners: Array<{ event: string; listener: () => void }> = [];
 	once(event: 'finish' | 'close', listener: () => void): void {
 		this.listeners.push({ event, listener });
@@ -96,15 +99,34 @@ describe('the verdict on a delivery', () => {
 		expect(memory.verdict(TRIGGER, stored, D.a, NOW)).toBe(verdict);
 	});
 
-	it.each([
-		[
-			'closes before n8n answered (the gateway gave up)',
-			(response: Response) => response.emit('close'),
-		],
-		['finishes with 409', (response: Response) => response.answer(409)],
-	])('a taken delivery whose connection %s is forgotten', (_case, end) => {
+	it('a taken delivery answered 409 is forgotten', () => {
 		const memory = new DeliveryMemory(10);
-		end(take(memory, '', 'a').response);
+		take(memory, '', 'a').response.answer(409);
+		expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe('new');
+	});
+
+	it.each([
+		{ n8nAnswers: 200, verdict: 'duplicate' },
+		{ n8nAnswers: 500, verdict: 'new' },
+	])(
+		'the gateway hangs up before n8n answered: pending until n8n answers the closed connection $n8nAnswers, then $verdict',
+		async ({ n8nAnswers, verdict }) => {
+			const memory = new DeliveryMemory(10);
+			const { response } = take(memory, '', 'a');
+			response.writableEnded = false;
+			response.emit('close');
+			expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe('in progress');
+			// n8n stored the execution (or failed to) and writes its answer to the dead connection.
+			response.statusCode = n8nAnswers;
+			response.writableEnded = true;
+			await sleep(500);
+			expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe(verdict);
+		},
+	);
+
+	it('a connection closed unanswered, whose answer cannot be watched, is forgotten', () => {
+		const memory = new DeliveryMemory(10);
+		take(memory, '', 'a').response.emit('close');
 		expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe('new');
 	});
 

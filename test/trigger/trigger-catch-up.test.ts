@@ -8,6 +8,7 @@
  * session keeps no messages to catch up on (NOWEB without its store).
  */
 import type { WorkflowActivateMode } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { inMessageOrder, parseCatchUpHours } from '../../nodes/MessagingGatewayTrigger/catch-up';
 import { parseRedeliverMinutes } from '../../nodes/MessagingGatewayTrigger/delivery-memory';
@@ -143,6 +144,35 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 			expect(runs(harness)).toEqual([['before'], run]);
 		},
 	);
+
+	it('two missed messages tried again at once after the gap: the second waits for the catch-up, which ran it in its place', async () => {
+		const harness = await start();
+		await write(harness, 'before', 50);
+		await gap(harness, [
+			['missed 1', 40],
+			['missed 2', 30],
+			['missed 3', 20],
+		]);
+		// The gateway takes a while to give back the messages: the second try comes meanwhile.
+		simulator().injectFault({
+			match: { path: gateway === 'waha' ? '/chats/overview' : '/chat/findMessages/' },
+			latencyMs: 600,
+		});
+		const [newest, oldest] = ['missed 3', 'missed 1'].map(
+			(text) =>
+				harness.received.find((request) => request.rawBody.toString('utf8').includes(text))!,
+		);
+
+		const first = harness.redeliver(newest);
+		await sleep(150);
+		const second = await harness.redeliver(oldest);
+
+		expect([await first, second]).toEqual([
+			{ status: 200, body: { received: true } },
+			{ status: 200, body: { received: true, ignored: 'delivered before' } },
+		]);
+		expect(runs(harness)).toEqual([['before'], ['↺ missed 1', '↺ missed 2', 'missed 3']]);
+	});
 
 	it.each([
 		{ option: { catchUpHours: 0 }, runs: [['before'], ['after']] },

@@ -1,0 +1,83 @@
+/**
+ * The trigger's settings as activation and every delivery read them: the filters (Events, Chat
+ * Type, Only These Chats…) and the output options, each checked by name when unusable.
+ */
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { classifyChat } from '../shared/identifiers';
+import type { ChatReference } from '../shared/identifiers';
+import { splitList } from '../shared/lists';
+import { readSessionParameter } from '../shared/session';
+import { describeValue } from '../shared/values';
+import type { DeliveryFilters, DeliveryOutput } from './deliveries';
+import { checkedEvents } from './registration';
+import { TextKeyedCache } from './text-keyed-cache';
+
+function chatsOf(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
+	return splitList(raw).map((entry) => {
+		const reference = classifyChat(entry);
+		if (!reference) {
+			const shown = typeof entry === 'string' ? `"${entry}"` : describeValue(entry);
+			throw new NodeOperationError(
+				this.getNode(),
+				`Only These Chats must list phone numbers, chat IDs (…@c.us), JIDs (…@s.messenger.net), LIDs (…@lid) or group IDs (…@g.us) (got ${shown})`,
+			);
+		}
+		return reference;
+	});
+}
+
+/** Only These Chats as typed: parsed (a few regular expressions per entry) once, not per event. */
+const chatLists = new TextKeyedCache<readonly ChatReference[]>(64);
+
+/** No chats listed (the default): every chat. */
+const ALL_CHATS: readonly ChatReference[] = [];
+
+function parseOnlyChats(
+	this: IHookFunctions | IWebhookFunctions,
+	raw: unknown,
+): readonly ChatReference[] {
+	if (raw === '') return ALL_CHATS;
+	return typeof raw === 'string'
+		? chatLists.get(raw, () => chatsOf.call(this, raw))
+		: chatsOf.call(this, raw);
+}
+
+const CHAT_TYPES: Array<DeliveryFilters['chatType']> = ['all', 'direct', 'groups'];
+
+/** A collection parameter (Filters, Options) read once, as one object: each event reads each once. */
+export function collection(this: IHookFunctions | IWebhookFunctions, name: string): IDataObject {
+	const value = this.getNodeParameter(name, {});
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
+}
+
+/** The filters as the parameters give them; throws, naming the field, when one is unusable. */
+export function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters {
+	const filters = collection.call(this, 'filters');
+	const chatType = (filters.chatType ?? 'all') as DeliveryFilters['chatType'];
+	if (!CHAT_TYPES.includes(chatType)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Chat Type must be one of ${CHAT_TYPES.join(', ')} (got ${describeValue(chatType)})`,
+		);
+	}
+	return {
+		session: readSessionParameter.call(this),
+		events: checkedEvents.call(this, this.getNodeParameter('events', [])),
+		ignoreOwnMessages: filters.ignoreOwnMessages !== false,
+		chatType,
+		onlyChats: parseOnlyChats.call(this, filters.onlyChats ?? ''),
+	};
+}
+
+export function readOutput(options: IDataObject): DeliveryOutput {
+	return {
+		simplify: options.simplify !== false,
+		qrCodeAsBinary: options.qrCodeAsBinary !== false,
+		includeMedia: options.includeMedia === true,
+		lookUpPhoneNumbers: options.lookUpPhoneNumbers === true,
+	};
+}
