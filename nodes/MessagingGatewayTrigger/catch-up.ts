@@ -137,6 +137,22 @@ export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
 /** A trigger that stopped: its gaps are not this process's to remember. */
 export function forgetCatchUps(trigger: string): void {
 	CAUGHT_UP.delete(trigger);
+	SEEN.delete(trigger);
+}
+
+/** Triggers this process has had a delivery for since it started. */
+const SEEN = new Set<string>();
+
+/**
+ * The first delivery a process gets for a trigger follows a start of n8n (or of this webhook
+ * processor): messages may have come meanwhile, since the newest one taken. n8n 2.x does not
+ * activate webhook workflows again when it starts (their webhooks stay registered), so this, not
+ * activation, is what notices a restart there.
+ */
+export function markFirstDelivery(trigger: string, staticData: TriggerStaticData): void {
+	if (SEEN.has(trigger)) return;
+	SEEN.add(trigger);
+	if (staticData.catchUpSince === undefined) markCatchUpDue(staticData);
 }
 
 /** Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release` is called. */
