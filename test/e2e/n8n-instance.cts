@@ -62,7 +62,8 @@ export interface N8nInstance {
 	web: AxiosInstance;
 	log(): string;
 	loaderProblems(): string[];
-	stop(): Promise<void>;
+	/** Stops n8n (by default SIGTERM); a temporary user folder is removed, a kept one stays. */
+	stop(options?: StopOptions): Promise<void>;
 }
 
 export interface N8nRuntime {
@@ -360,11 +361,17 @@ function cookieFrom(setCookie: string[] | undefined): string {
 	return cookie.split(';')[0];
 }
 
-async function stopProcessGroup(child: ChildProcess): Promise<void> {
+/** How an n8n process is stopped: SIGTERM lets it shut down (SIGKILL after `graceMs`), SIGKILL is a crash. */
+export interface StopOptions {
+	signal?: 'SIGTERM' | 'SIGKILL';
+	graceMs?: number;
+}
+
+async function stopProcessGroup(child: ChildProcess, options: StopOptions = {}): Promise<void> {
 	if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	try {
-		process.kill(-child.pid, 'SIGTERM');
+		process.kill(-child.pid, options.signal ?? 'SIGTERM');
 	} catch {
 		return;
 	}
@@ -374,7 +381,7 @@ async function stopProcessGroup(child: ChildProcess): Promise<void> {
 		} catch {
 			// already gone
 		}
-	}, 10_000);
+	}, options.graceMs ?? 10_000);
 	await exited;
 	clearTimeout(killTimer);
 }
@@ -409,7 +416,7 @@ export function claimUserFolder(userFolder: string): () => void {
 export interface N8nProcess {
 	child: ChildProcess;
 	/** Stops the process group (n8n and its task runner) and closes the log. */
-	stop: () => Promise<void>;
+	stop: (options?: StopOptions) => Promise<void>;
 }
 
 /**
@@ -437,8 +444,8 @@ export function spawnN8nProcess(
 	}
 	return {
 		child,
-		stop: async () => {
-			await stopProcessGroup(child);
+		stop: async (options?: StopOptions) => {
+			await stopProcessGroup(child, options);
 			await new Promise((resolve) => logStream.end(resolve));
 		},
 	};
@@ -567,8 +574,8 @@ async function startN8nIn(
 			web,
 			log,
 			loaderProblems: () => loaderProblemsIn(log()),
-			stop: async () => {
-				await instanceStop();
+			stop: async (stopOptions?: StopOptions) => {
+				await instanceStop(stopOptions);
 				releaseFolder();
 				// Only here: a folder of an n8n that failed to start stays, for its log.
 				if (!options.userFolder && !process.env.N8N_E2E_KEEP_USER_FOLDER) {

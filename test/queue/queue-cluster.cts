@@ -7,6 +7,7 @@
  * loopback port; `stop()` stops and removes everything, and a failed start cleans up what it began.
  */
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -23,7 +24,7 @@ import {
 	waitFor,
 } from '../e2e/n8n-instance.cts';
 import type { N8nInstance, N8nProcess } from '../e2e/n8n-instance.cts';
-import { startPostgres, startRedis } from './services.cts';
+import { postgresEnv, startPostgres, startRedis } from './services.cts';
 import type { RunningPostgres, RunningService } from './services.cts';
 
 export type Role = 'main' | 'webhook' | 'worker';
@@ -36,8 +37,11 @@ export interface ClusterProcess {
 	loaderProblems(): string[];
 }
 
-export interface WorkerProcess extends ClusterProcess {
-	/** Stops the worker: SIGTERM lets n8n shut down gracefully, SIGKILL is a crash. */
+/** A worker or a webhook processor, which a test stops and starts again. */
+export interface StoppableProcess extends ClusterProcess {
+	/** Where it listens (webhook processors). */
+	url?: string;
+	/** Stops it: SIGTERM lets n8n shut down gracefully, SIGKILL is a crash. */
 	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 	start(): Promise<void>;
 	running(): boolean;
@@ -45,10 +49,14 @@ export interface WorkerProcess extends ClusterProcess {
 	exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
 }
 
+export type WorkerProcess = StoppableProcess;
+
 export interface QueueCluster {
 	main: N8nInstance;
 	/** The webhook processor's base URL (no trailing slash): production webhooks go here. */
 	webhookUrl: string;
+	/** The webhook processors; with several, `webhookUrl` is a balancer taking turns between them. */
+	webhookProcessors: StoppableProcess[];
 	workers: WorkerProcess[];
 	processes: ClusterProcess[];
 	postgres: RunningPostgres;
@@ -88,10 +96,99 @@ async function untilReady(
 	}
 }
 
+/** An n8n process of the cluster that can be stopped (SIGTERM or SIGKILL) and started again. */
+function stoppableProcess(
+	name: string,
+	role: Role,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	logFile: string,
+	readinessUrl: string,
+): StoppableProcess {
+	let current: N8nProcess | undefined;
+	const running = () =>
+		current !== undefined && current.child.exitCode === null && current.child.signalCode === null;
+	return {
+		name,
+		role,
+		log: () => readLog(logFile),
+		loaderProblems: () => loaderProblemsIn(readLog(logFile)),
+		start: async () => {
+			current = spawnN8nProcess(N8N_VERSION, args, env, logFile);
+			await untilReady(name, readinessUrl, current, logFile);
+		},
+		// A crash: the whole group at once, no shutdown. Either way the log is closed after.
+		stop: async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
+			if (current && running()) await current.stop({ signal });
+		},
+		running,
+		exit: () =>
+			current && !running()
+				? { code: current.child.exitCode, signal: current.child.signalCode }
+				: undefined,
+	};
+}
+
+/**
+ * A load balancer in front of several webhook processors, as a deployment has (nginx's
+ * round-robin): each request goes to the next one; one that refuses the connection is skipped
+ * (nginx's proxy_next_upstream error), and 502 when none takes it.
+ */
+async function startBalancer(
+	port: number,
+	upstreams: string[],
+): Promise<{ stop: () => Promise<void> }> {
+	let turn = 0;
+	const forward = (
+		request: http.IncomingMessage,
+		body: Buffer,
+		response: http.ServerResponse,
+		tried: number,
+	) => {
+		if (tried >= upstreams.length) {
+			response.writeHead(502).end('No webhook processor answered');
+			return;
+		}
+		const upstream = new URL(upstreams[turn++ % upstreams.length]);
+		const proxied = http.request(
+			{
+				host: upstream.hostname,
+				port: upstream.port,
+				method: request.method,
+				path: request.url,
+				headers: request.headers,
+			},
+			(answer) => {
+				response.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(response);
+			},
+		);
+		proxied.on('error', (error: NodeJS.ErrnoException) => {
+			if (!response.headersSent && error.code === 'ECONNREFUSED')
+				forward(request, body, response, tried + 1);
+			else response.destroy();
+		});
+		proxied.end(body);
+	};
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => forward(request, Buffer.concat(chunks), response, 0));
+	});
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	return {
+		stop: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
 /** `env`: more environment for every process (e.g. an n8n setting under test). */
 export async function startQueueCluster(
 	workerCount = 2,
 	env: NodeJS.ProcessEnv = {},
+	webhookProcessorCount = 1,
 ): Promise<QueueCluster> {
 	const cleanups: Array<() => Promise<void>> = [];
 	const stopAll = async () => {
@@ -103,14 +200,14 @@ export async function startQueueCluster(
 		const version = N8N_VERSION;
 		const webhookPort = await freePort();
 		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+		// One processor listens on the webhook URL itself; several sit behind a balancer there.
+		const processorPorts =
+			webhookProcessorCount === 1
+				? [webhookPort]
+				: await Promise.all(Array.from({ length: webhookProcessorCount }, freePort));
 		// What every process shares: the database, the queue, the encryption key (n8nBaseEnv).
 		const shared: NodeJS.ProcessEnv = {
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: '127.0.0.1',
-			DB_POSTGRESDB_PORT: String(postgres.port),
-			DB_POSTGRESDB_DATABASE: postgres.database,
-			DB_POSTGRESDB_USER: postgres.user,
-			DB_POSTGRESDB_PASSWORD: postgres.password,
+			...postgresEnv(postgres),
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
@@ -154,26 +251,35 @@ export async function startQueueCluster(
 			return { env, logFile: path.join(userFolder, 'n8n.log') };
 		};
 
-		const webhook = await prepare('webhook');
-		const webhookProcess = spawnN8nProcess(
-			version,
-			['webhook'],
-			{
-				...webhook.env,
-				N8N_PORT: String(webhookPort),
-				N8N_LISTEN_ADDRESS: '127.0.0.1',
-				N8N_HOST: '127.0.0.1',
-				N8N_PROTOCOL: 'http',
-			},
-			webhook.logFile,
-		);
-		cleanups.push(webhookProcess.stop);
-		processes.push({
-			name: 'webhook',
-			role: 'webhook',
-			log: () => readLog(webhook.logFile),
-			loaderProblems: () => loaderProblemsIn(readLog(webhook.logFile)),
-		});
+		const webhookProcessors: StoppableProcess[] = [];
+		for (const [index, port] of processorPorts.entries()) {
+			const name = processorPorts.length === 1 ? 'webhook' : `webhook-${index + 1}`;
+			const webhook = await prepare(name);
+			const url = `http://127.0.0.1:${port}`;
+			const processor = stoppableProcess(
+				name,
+				'webhook',
+				['webhook'],
+				{
+					...webhook.env,
+					N8N_PORT: String(port),
+					N8N_LISTEN_ADDRESS: '127.0.0.1',
+					N8N_HOST: '127.0.0.1',
+					N8N_PROTOCOL: 'http',
+				},
+				webhook.logFile,
+				`${url}/healthz/readiness`,
+			);
+			cleanups.push(() => processor.stop());
+			webhookProcessors.push({ ...processor, url });
+		}
+		if (processorPorts.length > 1) {
+			const balancer = await startBalancer(
+				webhookPort,
+				webhookProcessors.map((processor) => processor.url!),
+			);
+			cleanups.push(balancer.stop);
+		}
 
 		const workers: WorkerProcess[] = [];
 		for (let index = 1; index <= workerCount; index++) {
@@ -186,61 +292,24 @@ export async function startQueueCluster(
 				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 			};
-			let current: N8nProcess | undefined;
-			const start = async () => {
-				current = spawnN8nProcess(
-					version,
-					['worker', `--concurrency=${WORKER_CONCURRENCY}`],
-					env,
-					worker.logFile,
-				);
-				await untilReady(
-					name,
-					`http://127.0.0.1:${healthPort}/healthz/readiness`,
-					current,
-					worker.logFile,
-				);
-			};
-			const running = () =>
-				current !== undefined &&
-				current.child.exitCode === null &&
-				current.child.signalCode === null;
-			const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
-				if (!current || !running()) return;
-				// A crash: the whole group at once, no shutdown. Either way the log is closed after.
-				if (signal === 'SIGKILL') process.kill(-current.child.pid!, 'SIGKILL');
-				await current.stop();
-			};
-			const exit = () =>
-				current && !running()
-					? { code: current.child.exitCode, signal: current.child.signalCode }
-					: undefined;
-			cleanups.push(() => stop());
-			workers.push({
+			const processor = stoppableProcess(
 				name,
-				role: 'worker',
-				log: () => readLog(worker.logFile),
-				loaderProblems: () => loaderProblemsIn(readLog(worker.logFile)),
-				start,
-				stop,
-				running,
-				exit,
-			});
+				'worker',
+				['worker', `--concurrency=${WORKER_CONCURRENCY}`],
+				env,
+				worker.logFile,
+				`http://127.0.0.1:${healthPort}/healthz/readiness`,
+			);
+			cleanups.push(() => processor.stop());
+			workers.push(processor);
 		}
 		// The webhook processor and the workers start together: n8n's start-up is CPU-bound.
-		await Promise.all([
-			untilReady(
-				'webhook processor',
-				`${webhookUrl}/healthz/readiness`,
-				webhookProcess,
-				webhook.logFile,
-			),
-			...workers.map((worker) => worker.start()),
-		]);
-		processes.push(...workers);
+		await Promise.all([...webhookProcessors, ...workers].map(async (each) => await each.start()));
+		processes.push(...webhookProcessors, ...workers);
 		return {
 			main,
 			webhookUrl,
+			webhookProcessors,
 			workers,
 			processes,
 			postgres,

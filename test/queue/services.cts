@@ -27,6 +27,18 @@ export interface RunningPostgres extends RunningService {
 	database: string;
 }
 
+/** What n8n needs to use this PostgreSQL as its database. */
+export function postgresEnv(postgres: RunningPostgres): NodeJS.ProcessEnv {
+	return {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: postgres.database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: postgres.password,
+	};
+}
+
 /** Starts a process in its own group, keeps its output, and resolves once `ready()` says so. */
 async function startProcess(
 	name: string,

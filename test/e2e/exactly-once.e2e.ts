@@ -1,0 +1,125 @@
+/**
+ * Every message exactly once in one real n8n process, on each gateway the credential offers, beside
+ * n8n's own Webhook node on the same messages (see exactly-once.cts): every message redelivered up
+ * to nine times, one after another and at once. The trigger loses nothing, runs nothing twice and
+ * keeps each chat's order; the figures go into the README ("What reaches your workflow").
+ */
+
+import { postgresEnv, startPostgres } from '../queue/services.cts';
+import type { RunningPostgres } from '../queue/services.cts';
+import { expectReadmeSection } from '../support/readme-section.cts';
+import { LAZY_ISOLATES_ENV, logFigures, removeFolder, scratchFolder } from './e2e-helpers.cts';
+import {
+	CHATS,
+	outcomeRow,
+	redeliver,
+	settleAndCount,
+	startLanes,
+	stopLanes,
+	Traffic,
+	untilGatewaysDone,
+} from './exactly-once.cts';
+import type { Lane, Outcome } from './exactly-once.cts';
+import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
+import { freePort, startN8n } from './n8n-instance.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+
+/**
+ * n8n as a bot runs in production: on PostgreSQL (SQLite's one writer starves n8n's start under a
+ * gateway's retries), an expression isolate only for a webhook call that needs one (as the README
+ * recommends for bots).
+ */
+let n8nEnv: NodeJS.ProcessEnv;
+let postgres: RunningPostgres;
+
+let n8n: N8nInstance;
+let lanes: Lane[];
+let userFolder: string;
+let port: number;
+const results: Array<{ scenario: string; outcomes: Outcome[] }> = [];
+
+beforeAll(async () => {
+	userFolder = scratchFolder('n8n-mg-exactly-once-');
+	port = await freePort();
+	postgres = await startPostgres();
+	n8nEnv = { N8N_LOG_LEVEL: 'info', ...LAZY_ISOLATES_ENV, ...postgresEnv(postgres) };
+	n8n = await startN8n({ userFolder, port, env: n8nEnv });
+	lanes = await startLanes(n8n, n8n.url);
+}, 600_000);
+
+afterAll(async () => {
+	await n8n?.stop();
+	if (lanes) await stopLanes(lanes);
+	await postgres?.stop();
+	if (userFolder) removeFolder(userFolder);
+});
+
+function expectExactlyOnce(scenario: string, outcomes: Outcome[]): void {
+	results.push({ scenario, outcomes });
+	logFigures(`exactly once: ${scenario}`, outcomes);
+	const trigger = outcomes.filter((outcome) => outcome.receiver === 'trigger');
+	expect(
+		trigger.map(({ gateway, lost, duplicated, outOfOrderChats }) => ({
+			gateway,
+			lost,
+			duplicated,
+			outOfOrderChats,
+		})),
+	).toEqual(
+		trigger.map(({ gateway }) => ({ gateway, lost: 0, duplicated: 0, outOfOrderChats: 0 })),
+	);
+}
+
+describe('every message exactly once in one n8n process, beside n8n’s Webhook node', () => {
+	it.each([
+		{ scenario: 'D', atOnce: false, name: 'one after another' },
+		{ scenario: 'O', atOnce: true, name: 'at once' },
+	])(
+		'(d) 50 messages in 10 chats, each delivered 1–10 times $name: each runs once',
+		async ({ scenario, atOnce }) => {
+			const traffic = new Traffic(lanes, scenario);
+			await traffic.flow(50, 100);
+			await untilGatewaysDone(lanes, traffic, 120_000);
+			// Message k of a chat is delivered (chat + k) % 10 more times.
+			const extra = new Map(
+				[...traffic.written.values()]
+					.flat()
+					.map((message) => [message.id, (message.chat + message.place) % 10]),
+			);
+			await redeliver(lanes, new Set(extra.keys()), (id) => extra.get(id) ?? 0, atOnce);
+			const outcomes = await settleAndCount(n8n, lanes, traffic, scenario);
+			expectExactlyOnce(
+				`(d) every message delivered 1–10 times, ${atOnce ? 'at once' : 'one after another'}`,
+				outcomes,
+			);
+			// The count sees doubles: the Webhook node runs the redeliveries too.
+			for (const outcome of outcomes.filter((entry) => entry.receiver === 'webhookNode'))
+				expect({ gateway: outcome.gateway, runsTwice: outcome.duplicated > 0 }).toEqual({
+					gateway: outcome.gateway,
+					runsTwice: true,
+				});
+		},
+		600_000,
+	);
+});
+
+describe('README', () => {
+	it(`shows what real n8n ${DEFAULT_N8N_VERSION} did`, () => {
+		expect(results.map((result) => result.scenario)).toHaveLength(2);
+		if (N8N_VERSION !== DEFAULT_N8N_VERSION) return;
+		expectReadmeSection(
+			'exactly-once:real-n8n',
+			[
+				`Measured with the packed package in one n8n ${DEFAULT_N8N_VERSION} process, ${CHATS} chats writing at once, each gateway played by the simulator (its retries played faster), the same messages also delivered to n8n's own Webhook node:`,
+				'',
+				'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Each chat’s order |',
+				'| --- | --- | --- | --- | --- | --- | --- | --- |',
+				...results.flatMap(({ scenario, outcomes }) =>
+					outcomes.map((outcome) => outcomeRow(scenario, outcome)),
+				),
+			].join('\n'),
+			// What n8n's Webhook node lost, and how many messages went on through a start, differ from run to run.
+			/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+/g,
+		);
+	});
+});
