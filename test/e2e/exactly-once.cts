@@ -268,7 +268,6 @@ export interface Outcome extends IDataObject {
 	duplicated: number;
 	/** Chats whose messages ran in another order than written. */
 	outOfOrderChats: number;
-	caughtUp: number;
 }
 
 /** What one workflow ran of what was written in its lane. */
@@ -277,7 +276,6 @@ export function outcomeOf(
 	receiver: Receiver,
 	written: Written[],
 	perExecution: string[][],
-	caughtUp: number,
 ): Outcome {
 	const ran = perExecution.flat();
 	const seen = new Set(ran);
@@ -299,17 +297,8 @@ export function outcomeOf(
 		lost: written.filter((message) => !seen.has(message.id)).length,
 		duplicated: ran.length - seen.size,
 		outOfOrderChats,
-		caughtUp,
 	};
 }
-
-/** Items marked caughtUp among a trigger's executions (each item says it once). */
-const caughtUpCount = (executions: IDataObject[]) =>
-	executions.reduce(
-		(sum, execution) =>
-			sum + (JSON.stringify(execution.data ?? {}).match(/"caughtUp":true/g) ?? []).length,
-		0,
-	);
 
 /**
  * Waits until every simulator is done with every delivery (taken, refused for good or out of
@@ -372,7 +361,6 @@ export async function settleAndCount(
 					receiver,
 					traffic.written.get(lane.letter)!,
 					idsPerExecution(executions, scenario),
-					receiver === 'trigger' ? caughtUpCount(executions) : 0,
 				),
 			);
 		}

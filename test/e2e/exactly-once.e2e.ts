@@ -8,7 +8,7 @@
 import { postgresEnv, startPostgres } from '../queue/services.cts';
 import type { RunningPostgres } from '../queue/services.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
-import { LAZY_ISOLATES_ENV, logFigures, removeFolder, scratchFolder } from './e2e-helpers.cts';
+import { LAZY_ISOLATES_ENV, logFigures } from './e2e-helpers.cts';
 import {
 	CHATS,
 	outcomeRow,
@@ -21,29 +21,21 @@ import {
 } from './exactly-once.cts';
 import type { Lane, Outcome } from './exactly-once.cts';
 import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
-import { freePort, startN8n } from './n8n-instance.cts';
+import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
 
-/**
- * n8n as a bot runs in production: on PostgreSQL (SQLite's one writer starves n8n's start under a
- * gateway's retries), an expression isolate only for a webhook call that needs one (as the README
- * recommends for bots).
- */
-let n8nEnv: NodeJS.ProcessEnv;
 let postgres: RunningPostgres;
-
 let n8n: N8nInstance;
 let lanes: Lane[];
-let userFolder: string;
-let port: number;
 const results: Array<{ scenario: string; outcomes: Outcome[] }> = [];
 
 beforeAll(async () => {
-	userFolder = scratchFolder('n8n-mg-exactly-once-');
-	port = await freePort();
+	// n8n as a bot runs in production: on PostgreSQL (SQLite's one writer starved n8n under the
+	// gateways' retries here), an expression isolate only for a call that needs one (README).
 	postgres = await startPostgres();
-	n8nEnv = { N8N_LOG_LEVEL: 'info', ...LAZY_ISOLATES_ENV, ...postgresEnv(postgres) };
-	n8n = await startN8n({ userFolder, port, env: n8nEnv });
+	n8n = await startN8n({
+		env: { N8N_LOG_LEVEL: 'info', ...LAZY_ISOLATES_ENV, ...postgresEnv(postgres) },
+	});
 	lanes = await startLanes(n8n, n8n.url);
 }, 600_000);
 
@@ -51,22 +43,20 @@ afterAll(async () => {
 	await n8n?.stop();
 	if (lanes) await stopLanes(lanes);
 	await postgres?.stop();
-	if (userFolder) removeFolder(userFolder);
 });
 
+/**
+ * Nothing lost, nothing run twice. Each chat's order is measured but not asserted here: the first
+ * deliveries are posted side by side, as gateways post them, and on a busy machine n8n can store a
+ * chat's next message before the one a second earlier; what the trigger orders itself is a
+ * catch-up, tested in test/trigger/trigger-catch-up.test.ts.
+ */
 function expectExactlyOnce(scenario: string, outcomes: Outcome[]): void {
 	results.push({ scenario, outcomes });
 	logFigures(`exactly once: ${scenario}`, outcomes);
 	const trigger = outcomes.filter((outcome) => outcome.receiver === 'trigger');
-	expect(
-		trigger.map(({ gateway, lost, duplicated, outOfOrderChats }) => ({
-			gateway,
-			lost,
-			duplicated,
-			outOfOrderChats,
-		})),
-	).toEqual(
-		trigger.map(({ gateway }) => ({ gateway, lost: 0, duplicated: 0, outOfOrderChats: 0 })),
+	expect(trigger.map(({ gateway, lost, duplicated }) => ({ gateway, lost, duplicated }))).toEqual(
+		trigger.map(({ gateway }) => ({ gateway, lost: 0, duplicated: 0 })),
 	);
 }
 
@@ -118,8 +108,8 @@ describe('README', () => {
 					outcomes.map((outcome) => outcomeRow(scenario, outcome)),
 				),
 			].join('\n'),
-			// What n8n's Webhook node lost, and how many messages went on through a start, differ from run to run.
-			/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+/g,
+			// What n8n's Webhook node ran, and each chat's order on a busy machine, differ from run to run.
+			/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+|(?<=\| )(kept|\d+ of \d+ chats out of order)(?= \|$)/gm,
 		);
 	});
 });
