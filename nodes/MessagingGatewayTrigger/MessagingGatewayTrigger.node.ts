@@ -1,6 +1,8 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -21,9 +23,7 @@ import {
 	caughtUpItems,
 	forgetCatchUps,
 	inMessageOrder,
-	markCatchUpDue,
 	markFirstDelivery,
-	noteMessageTaken,
 	parseCatchUpHours,
 } from './catch-up';
 import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
@@ -44,6 +44,7 @@ import {
 	MESSAGING_GATEWAY_WEBHOOKS,
 	replacingRegistrar,
 } from './registration';
+import { firstRunsOnly, tagged } from './processed-messages';
 import { Redactor } from './secrets';
 import { collection, readFilters, readOutput } from './settings';
 
@@ -263,7 +264,8 @@ export class MessagingGatewayTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 				// n8n starting, or the workflow activated: what came meanwhile is caught up on.
-				if (this.getActivationMode() !== 'manual') markCatchUpDue(staticData);
+				const token = staticData.registration?.token;
+				if (this.getActivationMode() !== 'manual' && token) forgetCatchUps(token);
 				const wanted = wantedRegistration.call(this);
 				const registrar = await webhookRegistrarOf.call(this);
 				return await registrar.isRegistered.call(this, staticData, wanted);
@@ -285,7 +287,6 @@ export class MessagingGatewayTrigger implements INodeType {
 				delete staticData.delivered;
 				delete staticData.lastMessageAt;
 				delete staticData.lastMessageDigests;
-				delete staticData.catchUpSince;
 				if (token) {
 					DELIVERIES.forgetTrigger(token);
 					forgetCatchUps(token);
@@ -294,6 +295,14 @@ export class MessagingGatewayTrigger implements INodeType {
 			},
 		},
 	};
+
+	/**
+	 * n8n runs this as the first step of each execution webhook() started: the messages that ran
+	 * before (a redelivery after a restart, or to another n8n process) are left out there.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await firstRunsOnly.call(this);
+	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
@@ -359,7 +368,6 @@ export class MessagingGatewayTrigger implements INodeType {
 			this.getResponseObject(),
 		);
 		const time = delivery.messageTime();
-		if (time !== undefined) noteMessageTaken(staticData, time, digest);
 
 		const secrets = [expectedToken];
 		// A failure that may pass (n8n's regular expression watchdog fires on a starved process) is
@@ -371,7 +379,7 @@ export class MessagingGatewayTrigger implements INodeType {
 				if (apiKey !== undefined && !secrets.includes(apiKey)) secrets.push(apiKey);
 				// Awaited only when there is a file to store: most items need nothing asynchronous.
 				const built = delivery.toItem.call(this, output, filters, secrets);
-				const item = built instanceof Promise ? await built : built;
+				const item = tagged(built instanceof Promise ? await built : built, { digest, time });
 				const caughtUp = await caughtUpItems.call(this, {
 					registration,
 					staticData,

@@ -1,12 +1,14 @@
 /**
  * Catch-up: the messages that reached the gateway while the trigger could not take them (n8n
- * stopped or restarting, longer than the gateway tries again) run once n8n is back. Activation
- * marks a catch-up due from the newest message the trigger took before; the first delivery after
- * that reads the session's messages since then from the gateway (within Catch Up Missed Messages'
- * hours) and runs those not taken yet, oldest first, with its own among them by its message's time
- * (inMessageOrder), each marked `caughtUp`.
+ * stopped or restarting, longer than the gateway tries again) run once n8n is back. The first
+ * delivery a process gets for a trigger (after n8n or this webhook processor started, or the
+ * workflow was activated) reads the session's messages since the newest message an execution took
+ * (static data's lastMessageAt, which n8n saves after the execution) from the gateway, within
+ * Catch Up Missed Messages' hours, and runs those not taken yet, oldest first, with its own among
+ * them by its message's time (inMessageOrder), each marked `caughtUp`.
  * A message taken live and read back here is the same delivery: the trigger's memory of
- * deliveries (delivery-memory.ts) lets only one of them run.
+ * deliveries (delivery-memory.ts) and the processed messages (processed-messages.ts) let only one
+ * of them run.
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -23,6 +25,7 @@ import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
 import type { WatchedResponse } from './delivery-memory';
 import type { OurRegistration, TriggerStaticData } from './registration';
 import { LOG_PREFIX } from './registration';
+import { tagged } from './processed-messages';
 import { Redactor } from './secrets';
 
 /** How each gateway gives back the messages of a span. */
@@ -48,29 +51,6 @@ export function catchUpHours(options: IDataObject): number {
 	return parseCatchUpHours(options.catchUpHours) ?? CATCH_UP_HOURS.default;
 }
 
-/** Activation: messages may have come while the trigger was not listening, since its newest one. */
-export function markCatchUpDue(staticData: TriggerStaticData): void {
-	if (typeof staticData.lastMessageAt === 'number')
-		staticData.catchUpSince = staticData.lastMessageAt;
-}
-
-/**
- * A message taken live: the newest time, and the digests of the messages of that second (a message
- * of the same second read back later is told apart by them, not by the second).
- */
-export function noteMessageTaken(
-	staticData: TriggerStaticData,
-	time: number,
-	digest: string,
-): void {
-	const newest = typeof staticData.lastMessageAt === 'number' ? staticData.lastMessageAt : 0;
-	if (time < newest) return;
-	const sameSecond = time === newest && typeof staticData.lastMessageDigests === 'string';
-	staticData.lastMessageDigests =
-		`${sameSecond ? staticData.lastMessageDigests : ''}${digest}`.slice(-16 * 20);
-	staticData.lastMessageAt = time;
-}
-
 /**
  * Whether a message read back was taken before the gap: older than the newest one taken, or of
  * its second and among the digests kept of that second.
@@ -85,15 +65,10 @@ export function takenBeforeGap(
 	return time < gapSince || String(staticData.lastMessageDigests ?? '').includes(digest);
 }
 
-/** From when a catch-up is due (Unix seconds), within the hours asked; undefined: none is. */
-export function catchUpDue(
-	staticData: TriggerStaticData,
-	hours: number,
-	now: number,
-): number | undefined {
-	const since = staticData.catchUpSince;
-	if (typeof since !== 'number' || hours <= 0) return undefined;
-	return Math.max(since, now - hours * 3600);
+/** From when a catch-up of a gap since `gapSince` reads (Unix seconds), within the hours asked. */
+function catchUpFrom(gapSince: number, hours: number, now: number): number | undefined {
+	if (hours <= 0) return undefined;
+	return Math.max(gapSince, now - hours * 3600);
 }
 
 /** The messages since `since`, as their deliveries' bodies (see MissedMessages). */
@@ -120,8 +95,8 @@ function gatewayOf(registration: OurRegistration): GatewayName {
  * missed ones of its chat, or is found among them.
  */
 const CATCHING_UP = new Map<string, Promise<void>>();
-/** Per trigger, the gap this process caught up on: a copy of static data from before it still names it. */
-const CAUGHT_UP = new Map<string, number>();
+/** Per trigger, the gap this process is to catch up on: since the newest message taken before it. */
+const GAPS = new Map<string, number>();
 /** The longest a delivery waits for a catch-up's execution to be stored. */
 const CATCH_UP_WAIT_MS = 60_000;
 
@@ -134,9 +109,13 @@ export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
 	return settled && Promise.race([settled, sleep(CATCH_UP_WAIT_MS)]);
 }
 
-/** A trigger that stopped: its gaps are not this process's to remember. */
+/**
+ * A trigger that stopped or was activated: its next delivery in this process is a first one
+ * again (activated, what came meanwhile is caught up on; stopped, static data forgot its newest
+ * message, so nothing is).
+ */
 export function forgetCatchUps(trigger: string): void {
-	CAUGHT_UP.delete(trigger);
+	GAPS.delete(trigger);
 	SEEN.delete(trigger);
 }
 
@@ -152,7 +131,7 @@ const SEEN = new Set<string>();
 export function markFirstDelivery(trigger: string, staticData: TriggerStaticData): void {
 	if (SEEN.has(trigger)) return;
 	SEEN.add(trigger);
-	if (staticData.catchUpSince === undefined) markCatchUpDue(staticData);
+	if (typeof staticData.lastMessageAt === 'number') GAPS.set(trigger, staticData.lastMessageAt);
 }
 
 /** Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release` is called. */
@@ -197,13 +176,9 @@ export async function caughtUpItems(
 	run: CatchUp,
 ): Promise<CaughtUpItem[]> {
 	const { registration, staticData, filters, now } = run;
-	const gapSince = staticData.catchUpSince;
-	const since = catchUpDue(staticData, run.hours, now);
 	const trigger = registration.token;
-	if (gapSince !== undefined && CAUGHT_UP.get(trigger) === gapSince) {
-		delete staticData.catchUpSince;
-		return [];
-	}
+	const gapSince = GAPS.get(trigger);
+	const since = gapSince === undefined ? undefined : catchUpFrom(gapSince, run.hours, now);
 	if (
 		gapSince === undefined ||
 		since === undefined ||
@@ -223,7 +198,7 @@ export async function caughtUpItems(
 			now,
 			this.getBodyData(),
 		);
-		delete staticData.catchUpSince;
+		GAPS.delete(trigger);
 		const items: CaughtUpItem[] = [];
 		for (const body of missed) {
 			const delivery = checkedDelivery.call(this, registration, body);
@@ -245,15 +220,13 @@ export async function caughtUpItems(
 				this.getResponseObject(),
 			);
 			taken.push(digest);
-			noteMessageTaken(staticData, time, digest);
 			const item = await delivery.toItem.call(this, run.output, filters, run.secrets);
 			item.json.caughtUp = true;
-			items.push({ item, time });
+			items.push({ item: tagged(item, { digest, time }), time });
 		}
 		this.logger.info(
 			`${LOG_PREFIX} caught up on session "${filters.session}": ${items.length} missed message(s) since ${new Date(since * 1000).toISOString()}`,
 		);
-		CAUGHT_UP.set(trigger, gapSince);
 		// Nothing to run before the deliveries waiting: they go on now.
 		if (items.length === 0) release();
 		return items;
@@ -267,14 +240,14 @@ export async function caughtUpItems(
 		const reason = new Redactor(run.secrets).text(messageOf(error));
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {
-			delete staticData.catchUpSince;
+			GAPS.delete(trigger);
 			release();
 			this.logger.warn(
 				`${LOG_PREFIX} the gateway keeps no messages the trigger can read back, so the messages of the gap since ${new Date(gapSince * 1000).toISOString()} were not caught up on: ${reason}`,
 			);
 			return [];
 		}
-		staticData.catchUpSince = gapSince;
+		GAPS.set(trigger, gapSince);
 		this.logger.warn(
 			`${LOG_PREFIX} could not catch up on missed messages yet (tried again with the next delivery): ${reason}`,
 		);

@@ -59,11 +59,12 @@ export interface TriggerStaticData extends IDataObject {
 	previous?: (RemoteWebhook & IDataObject) | null;
 	/** The deliveries that started an execution (delivery-memory.ts's record). */
 	delivered?: string;
-	/** The newest message taken (its gateway time, Unix seconds), and the digests of that second's. */
+	/**
+	 * The newest message an execution took (its gateway time, Unix seconds), and the digests of
+	 * that second's (processed-messages.ts; where a catch-up starts).
+	 */
 	lastMessageAt?: number;
 	lastMessageDigests?: string;
-	/** A catch-up is due from this time (set on activation; see catch-up.ts). */
-	catchUpSince?: number;
 }
 
 export interface WantedRegistration {

@@ -1,7 +1,8 @@
 /**
  * Plays n8n's part for the trigger node: activation calls webhookMethods (checkExists/create/delete)
  * in n8n-core's real HookContext, and a local HTTP server stands where n8n's webhook endpoint is,
- * running webhook() in n8n-core's real WebhookContext for every delivery the gateway really sends.
+ * running webhook() in n8n-core's real WebhookContext for every delivery the gateway really sends,
+ * then the execution webhook() started in n8n-core's engine (which runs the trigger's execute()).
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,12 +18,13 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
-import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
 import { additionalDataFor, MapNodeTypes, TestCredentialsHelper } from './n8n-harness.cts';
+import { installProcessedDataStore } from './processed-data.cts';
 
 /** A query string as Express (n8n's web server) parses it: a repeated key becomes a list. */
 function queryObject(params: URLSearchParams): Record<string, string | string[]> {
@@ -41,7 +43,10 @@ const WEBHOOK_ID = 'c0ffee00-0000-4000-8000-000000000001';
 export interface ReceivedDelivery {
 	status: number;
 	responseBody: unknown;
-	/** The items webhook() emitted, i.e. one workflow execution; undefined when it started none. */
+	/**
+	 * The items the execution webhook() started ran with (the trigger's output, after its
+	 * execute() left out messages that ran before); undefined when it started none.
+	 */
 	execution?: INodeExecutionData[];
 	/**
 	 * Who wrote the answer: the node itself, or n8n from what webhook() returned (in real n8n
@@ -54,6 +59,8 @@ export interface TriggerHarness {
 	/** The n8n webhook URL of the trigger (without the token). */
 	webhookUrl: string;
 	staticData(): IDataObject;
+	/** Changes the node's static data in n8n's database (another process saved its copy over it). */
+	editStaticData(edit: (nodeData: IDataObject) => void): void;
 	checkExists(): Promise<boolean>;
 	create(): Promise<boolean>;
 	delete(): Promise<boolean>;
@@ -87,8 +94,10 @@ export interface TriggerHarness {
 	 * the hooks after it run as `activationMode` when given (n8n starting: 'init').
 	 */
 	restart(nodeType: MessagingGatewayTrigger, activationMode?: WorkflowActivateMode): void;
-	/** Items of every execution webhook() started (and n8n stored), in order. */
+	/** Items of every execution webhook() started (and n8n stored) that ran any, in order. */
 	executions(): INodeExecutionData[][];
+	/** Executions webhook() started whose every message had run before (they ran nothing). */
+	emptyExecutions(): number;
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
 	/** What the node wrote to n8n's log since this harness started, as "level: message". */
 	logLines(): string[];
@@ -238,10 +247,12 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	};
 	const nodeTypes = new MapNodeTypes({ [TRIGGER_NODE_TYPE]: nodeType });
 	/**
-	 * The workflow's static data as n8n's database holds it. As n8n does, every webhook call and
-	 * every activation hook gets its own copy, loaded at its start, and a changed copy is saved
-	 * whole when the call ends well (a webhook call's before n8n answers): two calls at once each
-	 * save their own copy, the later one over the other.
+	 * The workflow's static data as n8n's database holds it. As n8n does, every webhook call,
+	 * every activation hook and every execution gets its own copy, loaded at its start, and a
+	 * changed copy is saved whole when it ends well: two at once each save their own copy, the
+	 * later one over the other. As n8n 2.41.1 does, a webhook call that started an execution saves
+	 * nothing (n8n's runner wraps static data anew before the call's copy is saved, and the copy
+	 * looks unchanged); the execution saves what it changed.
 	 */
 	let storedStaticData: IDataObject = {};
 	/** Each harness is a workflow of its own (the trigger keeps what it delivered per workflow). */
@@ -314,8 +325,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 						failingStores--;
 						throw new Error('There was a problem executing the workflow');
 					}
-					saveStaticData(requestWorkflow);
-					if (result.workflowData) delivery.execution = result.workflowData[0];
+					if (result.workflowData) {
+						delivery.execution = await runExecution(result.workflowData[0]);
+					} else saveStaticData(requestWorkflow);
 					delivery.answeredBy = httpResponse.headersSent ? 'node' : 'n8n';
 					if (!result.noWebhookResponse && !httpResponse.headersSent) {
 						httpResponse
@@ -331,6 +343,38 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			})();
 		});
 	});
+	let executionCount = 0;
+	/**
+	 * Runs an execution webhook() started as n8n does: n8n-core's engine, the trigger first (its
+	 * execute() with the items), static data loaded at the start and saved after when changed.
+	 */
+	async function runExecution(items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+		await installProcessedDataStore();
+		const runWorkflow = loadedWorkflow();
+		const runHooks = new ExecutionLifecycleHooks(mode, `trigger-run-${++executionCount}`, {
+			id: workflowId,
+			nodes: [node],
+			connections: {},
+		} as never);
+		const runExecutionData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: runWorkflow.getNode(TRIGGER_NODE_NAME)!, data: { main: [items] }, source: null },
+				],
+			},
+		});
+		const run = await new WorkflowExecute(
+			additionalDataFor(credentialsHelper, runHooks),
+			mode,
+			runExecutionData,
+		).processRunExecutionData(runWorkflow);
+		if (mode !== 'manual') saveStaticData(runWorkflow);
+		const task = run.data.resultData.runData[TRIGGER_NODE_NAME]?.[0];
+		const error = task?.error ?? run.data.resultData.error;
+		if (error) throw error;
+		return task?.data?.main?.[0] ?? [];
+	}
+
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	const hooks = new ExecutionLifecycleHooks(mode, 'trigger-harness', {
@@ -401,6 +445,12 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	return {
 		webhookUrl: hookContext().getNodeWebhookUrl('default') as string,
 		staticData: () => (storedStaticData[`node:${TRIGGER_NODE_NAME}`] ?? {}) as IDataObject,
+		editStaticData: (edit) => {
+			const key = `node:${TRIGGER_NODE_NAME}`;
+			const nodeData = { ...((storedStaticData[key] ?? {}) as IDataObject) };
+			edit(nodeData);
+			storedStaticData = { ...storedStaticData, [key]: nodeData };
+		},
 		checkExists,
 		create,
 		delete: async () => await runHook(methods().delete),
@@ -454,7 +504,8 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			activationMode = restartedAs ?? activationMode;
 		},
 		executions: () =>
-			deliveries.flatMap((delivery) => (delivery.execution ? [delivery.execution] : [])),
+			deliveries.flatMap((delivery) => (delivery.execution?.length ? [delivery.execution] : [])),
+		emptyExecutions: () => deliveries.filter((delivery) => delivery.execution?.length === 0).length,
 		waitForDeliveries: (count, timeoutMs = 5000) =>
 			new Promise<ReceivedDelivery[]>((resolve, reject) => {
 				if (deliveries.length >= count) {

@@ -97,6 +97,24 @@ describe.each(GATEWAYS)('redeliveries on $gateway', ({ gateway }) => {
 		expect(textsRun(harness)).toEqual(['First', 'Second']);
 	});
 
+	it('posted again after a restart, static data without it: the execution runs nothing', async () => {
+		const harness = await start();
+		const first = await firstDelivery(harness, 'Only once');
+		harness.restart(await freshTrigger());
+		// Another n8n process's execution saved its copy of static data over this one's record.
+		harness.editStaticData((nodeData) => delete nodeData.delivered);
+
+		expect(await postedAgain(harness, first, 2)).toEqual([
+			{ status: 200, body: { received: true } },
+			DELIVERED_BEFORE,
+		]);
+		expect(textsRun(harness)).toEqual(['Only once']);
+		expect(harness.emptyExecutions()).toBe(1);
+		expect(harness.logLines()).toContain(
+			'info: Messaging Gateway Trigger: 1 message(s) of this execution ran before and were left out',
+		);
+	});
+
 	it.each([
 		{
 			failure: 'n8n could not store the execution',
