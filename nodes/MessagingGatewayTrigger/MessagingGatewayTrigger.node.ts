@@ -24,6 +24,7 @@ import {
 	forgetCatchUps,
 	inMessageOrder,
 	markFirstDelivery,
+	noteActivation,
 	parseCatchUpHours,
 } from './catch-up';
 import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
@@ -263,18 +264,18 @@ export class MessagingGatewayTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-				// n8n starting, or the workflow activated: what came meanwhile is caught up on.
-				const token = staticData.registration?.token;
-				if (this.getActivationMode() !== 'manual' && token) forgetCatchUps(token);
 				const wanted = wantedRegistration.call(this);
 				const registrar = await webhookRegistrarOf.call(this);
-				return await registrar.isRegistered.call(this, staticData, wanted);
+				const registered = await registrar.isRegistered.call(this, staticData, wanted);
+				if (registered) noteActivation(this.getActivationMode(), staticData);
+				return registered;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 				const wanted = wantedRegistration.call(this);
 				const registrar = await webhookRegistrarOf.call(this);
 				await registrar.register.call(this, staticData, wanted);
+				noteActivation(this.getActivationMode(), staticData);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -286,7 +287,7 @@ export class MessagingGatewayTrigger implements INodeType {
 				// inactive is not caught up on.
 				delete staticData.delivered;
 				delete staticData.lastMessageAt;
-				delete staticData.lastMessageDigests;
+				delete staticData.activatedAt;
 				if (token) {
 					DELIVERIES.forgetTrigger(token);
 					forgetCatchUps(token);

@@ -1,16 +1,23 @@
 /**
  * Catch-up: the messages that reached the gateway while the trigger could not take them (n8n
- * stopped or restarting, longer than the gateway tries again) run once n8n is back. The first
- * delivery a process gets for a trigger (after n8n or this webhook processor started, or the
- * workflow was activated) reads the session's messages since the newest message an execution took
- * (static data's lastMessageAt, which n8n saves after the execution) from the gateway, within
- * Catch Up Missed Messages' hours, and runs those not taken yet, oldest first, with its own among
- * them by its message's time (inMessageOrder), each marked `caughtUp`.
+ * stopped, killed or restarting, longer than the gateway tries again, or the gateway never does)
+ * run once n8n is back. The first delivery a process gets for a trigger (after n8n or this webhook
+ * processor started, or the workflow was activated) reads the session's messages from the gateway
+ * since a while before the newest message an execution took (static data's lastMessageAt, which
+ * n8n saves after the execution: messages n8n had not run yet when it stopped are older), never
+ * from before the activation, within Catch Up Missed Messages' hours, and runs those not taken
+ * yet, oldest first, with its own among them by its message's time (inMessageOrder), each marked
+ * `caughtUp`.
  * A message taken live and read back here is the same delivery: the trigger's memory of
  * deliveries (delivery-memory.ts) and the processed messages (processed-messages.ts) let only one
  * of them run.
  */
-import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { GatewayName } from '../shared/gateways';
@@ -52,17 +59,21 @@ export function catchUpHours(options: IDataObject): number {
 }
 
 /**
- * Whether a message read back was taken before the gap: older than the newest one taken, or of
- * its second and among the digests kept of that second.
+ * How long before the newest message taken a catch-up reads: the messages n8n held unanswered
+ * when it stopped (under load, up to a gateway's timeout; Evolution API 1.x has none) are older.
+ * What ran of them is left out by the memory of deliveries and the processed messages.
  */
-export function takenBeforeGap(
-	staticData: TriggerStaticData,
-	gapSince: number,
-	time: number,
-	digest: string,
-): boolean {
-	if (time > gapSince) return false;
-	return time < gapSince || String(staticData.lastMessageDigests ?? '').includes(digest);
+export const IN_FLIGHT_SECONDS = 10 * 60;
+
+/**
+ * From when a process's first delivery catches up (Unix seconds): a while before the newest
+ * message an execution took, never before the activation; undefined when neither is known.
+ */
+export function gapStart(staticData: TriggerStaticData): number | undefined {
+	const activatedAt =
+		typeof staticData.activatedAt === 'number' ? staticData.activatedAt : undefined;
+	if (typeof staticData.lastMessageAt !== 'number') return activatedAt;
+	return Math.max(staticData.lastMessageAt - IN_FLIGHT_SECONDS, activatedAt ?? 0);
 }
 
 /** From when a catch-up of a gap since `gapSince` reads (Unix seconds), within the hours asked. */
@@ -95,7 +106,7 @@ function gatewayOf(registration: OurRegistration): GatewayName {
  * missed ones of its chat, or is found among them.
  */
 const CATCHING_UP = new Map<string, Promise<void>>();
-/** Per trigger, the gap this process is to catch up on: since the newest message taken before it. */
+/** Per trigger, from when this process is to catch up (see gapStart). */
 const GAPS = new Map<string, number>();
 /** The longest a delivery waits for a catch-up's execution to be stored. */
 const CATCH_UP_WAIT_MS = 60_000;
@@ -109,17 +120,31 @@ export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
 	return settled && Promise.race([settled, sleep(CATCH_UP_WAIT_MS)]);
 }
 
-/**
- * A trigger that stopped or was activated: its next delivery in this process is a first one
- * again (activated, what came meanwhile is caught up on; stopped, static data forgot its newest
- * message, so nothing is).
- */
+/** A trigger that stopped: nothing of it is this process's to remember. */
 export function forgetCatchUps(trigger: string): void {
 	GAPS.delete(trigger);
 	SEEN.delete(trigger);
 }
 
-/** Triggers this process has had a delivery for since it started. */
+/** Activations a person made (switched on, saved, created): the trigger listens from then on. */
+const PERSON_ACTIVATIONS: WorkflowActivateMode[] = ['activate', 'update', 'create'];
+
+/**
+ * A trigger registered on activation: when a person activated it, it listens from now on (what
+ * came before is not caught up on); when n8n started (n8n 1.x activates every workflow then) or
+ * took over as leader, its first delivery here catches up. The activation's time is kept while
+ * it stays active (delete() removes it).
+ */
+export function noteActivation(mode: WorkflowActivateMode, staticData: TriggerStaticData): void {
+	const trigger = staticData.registration?.token;
+	if (mode === 'manual' || !trigger) return;
+	staticData.activatedAt ??= Math.floor(Date.now() / 1000);
+	GAPS.delete(trigger);
+	if (PERSON_ACTIVATIONS.includes(mode)) SEEN.add(trigger);
+	else SEEN.delete(trigger);
+}
+
+/** Triggers this process has had a delivery for since it started (or listens since activation). */
 const SEEN = new Set<string>();
 
 /**
@@ -131,7 +156,8 @@ const SEEN = new Set<string>();
 export function markFirstDelivery(trigger: string, staticData: TriggerStaticData): void {
 	if (SEEN.has(trigger)) return;
 	SEEN.add(trigger);
-	if (typeof staticData.lastMessageAt === 'number') GAPS.set(trigger, staticData.lastMessageAt);
+	const since = gapStart(staticData);
+	if (since !== undefined) GAPS.set(trigger, since);
 }
 
 /** Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release` is called. */
@@ -205,12 +231,7 @@ export async function caughtUpItems(
 			if ('problem' in delivery || delivery.reasonToIgnore(filters)) continue;
 			const digest = deliveryDigest(delivery.identity(filters));
 			const time = delivery.messageTime() ?? now;
-			if (
-				takenBeforeGap(staticData, gapSince, time, digest) ||
-				DELIVERIES.verdict(trigger, staticData.delivered, digest, now) !== 'new'
-			) {
-				continue;
-			}
+			if (DELIVERIES.verdict(trigger, staticData.delivered, digest, now) !== 'new') continue;
 			staticData.delivered = DELIVERIES.accept(
 				trigger,
 				staticData.delivered,

@@ -55,21 +55,10 @@ function untagged(item: INodeExecutionData): INodeExecutionData {
 	return rest;
 }
 
-/**
- * A message taken: the newest time, and the digests of the messages of that second (a message of
- * the same second read back by a catch-up is told apart by them, not by the second).
- */
-export function noteMessageTaken(
-	staticData: TriggerStaticData,
-	time: number,
-	digest: string,
-): void {
+/** A message taken: the newest time (where the next catch-up starts, see catch-up.ts). */
+export function noteMessageTaken(staticData: TriggerStaticData, time: number): void {
 	const newest = typeof staticData.lastMessageAt === 'number' ? staticData.lastMessageAt : 0;
-	if (time < newest) return;
-	const sameSecond = time === newest && typeof staticData.lastMessageDigests === 'string';
-	staticData.lastMessageDigests =
-		`${sameSecond ? staticData.lastMessageDigests : ''}${digest}`.slice(-16 * 20);
-	staticData.lastMessageAt = time;
+	if (time > newest) staticData.lastMessageAt = time;
 }
 
 /** Per trigger in this process, the turn last taken at the store (settled when it is done). */
@@ -121,7 +110,7 @@ export async function firstRunsOnly(this: IExecuteFunctions): Promise<INodeExecu
 			// One message once, also within an execution.
 			ranBefore.add(tag.digest);
 			ran.push(tag.digest);
-			if (tag.time !== undefined) noteMessageTaken(staticData, tag.time, tag.digest);
+			if (tag.time !== undefined) noteMessageTaken(staticData, tag.time);
 		}
 		kept.push(untagged(item));
 	});

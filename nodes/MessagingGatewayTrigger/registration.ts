@@ -59,12 +59,10 @@ export interface TriggerStaticData extends IDataObject {
 	previous?: (RemoteWebhook & IDataObject) | null;
 	/** The deliveries that started an execution (delivery-memory.ts's record). */
 	delivered?: string;
-	/**
-	 * The newest message an execution took (its gateway time, Unix seconds), and the digests of
-	 * that second's (processed-messages.ts; where a catch-up starts).
-	 */
+	/** The newest message an execution took (its gateway time, Unix seconds; see catch-up.ts). */
 	lastMessageAt?: number;
-	lastMessageDigests?: string;
+	/** When the workflow was activated (Unix seconds): a catch-up reads nothing from before. */
+	activatedAt?: number;
 }
 
 export interface WantedRegistration {

@@ -5,27 +5,30 @@
  * keeps each chat's order; the figures go into the README ("What reaches your workflow").
  */
 
+import { sleep } from 'n8n-workflow';
+
 import { postgresEnv, startPostgres } from '../queue/services.cts';
 import type { RunningPostgres } from '../queue/services.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
 import { LAZY_ISOLATES_ENV, logFigures } from './e2e-helpers.cts';
 import {
 	CHATS,
+	OUTAGE_CLOCK_SCALE,
 	outcomeRow,
 	redeliver,
+	scaleDeliveryClocks,
 	settleAndCount,
 	startLanes,
+	startRestartableN8n,
 	stopLanes,
 	Traffic,
 	untilGatewaysDone,
 } from './exactly-once.cts';
-import type { Lane, Outcome } from './exactly-once.cts';
+import type { Lane, Outcome, RestartableN8n } from './exactly-once.cts';
 import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
-import { startN8n } from './n8n-instance.cts';
-import type { N8nInstance } from './n8n-instance.cts';
 
 let postgres: RunningPostgres;
-let n8n: N8nInstance;
+let n8n: RestartableN8n;
 let lanes: Lane[];
 const results: Array<{ scenario: string; outcomes: Outcome[] }> = [];
 
@@ -33,14 +36,16 @@ beforeAll(async () => {
 	// n8n as a bot runs in production: on PostgreSQL (SQLite's one writer starved n8n under the
 	// gateways' retries here), an expression isolate only for a call that needs one (README).
 	postgres = await startPostgres();
-	n8n = await startN8n({
-		env: { N8N_LOG_LEVEL: 'info', ...LAZY_ISOLATES_ENV, ...postgresEnv(postgres) },
+	n8n = await startRestartableN8n({
+		N8N_LOG_LEVEL: 'info',
+		...LAZY_ISOLATES_ENV,
+		...postgresEnv(postgres),
 	});
-	lanes = await startLanes(n8n, n8n.url);
+	lanes = await startLanes(n8n.current(), n8n.current().url);
 }, 600_000);
 
 afterAll(async () => {
-	await n8n?.stop();
+	await n8n?.dispose();
 	if (lanes) await stopLanes(lanes);
 	await postgres?.stop();
 });
@@ -77,7 +82,7 @@ describe('every message exactly once in one n8n process, beside n8n’s Webhook 
 					.map((message) => [message.id, (message.chat + message.place) % 10]),
 			);
 			await redeliver(lanes, new Set(extra.keys()), (id) => extra.get(id) ?? 0, atOnce);
-			const outcomes = await settleAndCount(n8n, lanes, traffic, scenario);
+			const outcomes = await settleAndCount(n8n.current(), lanes, traffic, scenario);
 			expectExactlyOnce(
 				`(d) every message delivered 1–10 times, ${atOnce ? 'at once' : 'one after another'}`,
 				outcomes,
@@ -93,9 +98,43 @@ describe('every message exactly once in one n8n process, beside n8n’s Webhook 
 	);
 });
 
+describe('every message exactly once through an n8n restart, beside n8n’s Webhook node', () => {
+	it.each([
+		{ scenario: 'K', signal: 'SIGKILL', name: 'killed (SIGKILL)' },
+		{ scenario: 'T', signal: 'SIGTERM', name: 'stopped (SIGTERM)' },
+	] as const)(
+		'(a–c, e) n8n $name while messages arrive, down longer than the gateways retry, then started while they go on: each runs once',
+		async ({ scenario, signal, name }) => {
+			const traffic = new Traffic(lanes, scenario);
+			// The gateways give up within the outage: only a catch-up brings those messages back.
+			const restoreClocks = scaleDeliveryClocks(lanes, (lane) => OUTAGE_CLOCK_SCALE[lane.key]);
+			try {
+				const flowing = traffic.flow(100, 200);
+				await sleep(3000);
+				await n8n.stop({ signal });
+				await flowing;
+				await untilGatewaysDone(lanes, traffic, 300_000);
+				// Messages go on while n8n starts (refused, then 404 until its webhooks are in place).
+				const duringStart = traffic.flow(40, 250);
+				await n8n.start();
+				await duringStart;
+				await traffic.flow(10, 100);
+				const outcomes = await settleAndCount(n8n.current(), lanes, traffic, scenario);
+				expectExactlyOnce(
+					`(a–c, e) n8n ${name} for longer than the gateways retry, then started while messages go on`,
+					outcomes,
+				);
+			} finally {
+				restoreClocks();
+			}
+		},
+		900_000,
+	);
+});
+
 describe('README', () => {
 	it(`shows what real n8n ${DEFAULT_N8N_VERSION} did`, () => {
-		expect(results.map((result) => result.scenario)).toHaveLength(2);
+		expect(results.map((result) => result.scenario)).toHaveLength(4);
 		if (N8N_VERSION !== DEFAULT_N8N_VERSION) return;
 		expectReadmeSection(
 			'exactly-once:real-n8n',

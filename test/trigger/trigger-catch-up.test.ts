@@ -29,6 +29,11 @@ function catchUpSteps(testbed: TriggerTestbed) {
 	async function start(parameters: Record<string, unknown> = {}): Promise<TriggerHarness> {
 		const trigger = await testbed.start(parameters, undefined, 2);
 		await trigger.activate();
+		// Activated hours ago: the messages below are written in its past (a catch-up reads none
+		// from before the activation).
+		trigger.editStaticData((nodeData) => {
+			nodeData.activatedAt = NOW() - 4 * 3600;
+		});
 		// The gap outlasts the gateway's tries: its retries come after the test.
 		simulator().setDeliveryClock({ scale: 1_000_000 });
 		return trigger;
@@ -52,7 +57,8 @@ function catchUpSteps(testbed: TriggerTestbed) {
 
 	/**
 	 * n8n stopped taking deliveries for these messages, then started again: activating the workflow
-	 * (n8n 1.x), or not (n8n 2.x leaves a webhook workflow's webhooks registered across a restart).
+	 * as n8n starting does (n8n 1.x), or not (n8n 2.x leaves a webhook workflow's webhooks
+	 * registered across a restart).
 	 */
 	async function gap(
 		harness: TriggerHarness,
@@ -61,7 +67,7 @@ function catchUpSteps(testbed: TriggerTestbed) {
 	) {
 		harness.failNextExecutionStores(missed.length);
 		for (const [text, secondsAgo, from] of missed) await write(harness, text, secondsAgo, from);
-		harness.restart(await freshTrigger());
+		harness.restart(await freshTrigger(), 'init');
 		if (activated) await harness.activate();
 	}
 
@@ -253,6 +259,27 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 		expect(harness.logLines().join('\n')).toContain(
 			'the gateway keeps no messages the trigger can read back',
 		);
+	});
+
+	it('a message n8n never ran, older than the newest one it ran (n8n died holding it), is caught up at the next start', async () => {
+		const harness = await start();
+		harness.failNextExecutionStores(1);
+		await write(harness, 'held when n8n died', 30);
+		await write(harness, 'ran', 20);
+		harness.restart(await freshTrigger());
+
+		await write(harness, 'after the restart', 0);
+
+		expect(runs(harness)).toEqual([['ran'], ['↺ held when n8n died', 'after the restart']]);
+	});
+
+	it('a trigger that ran nothing before n8n stopped catches up from its activation', async () => {
+		const harness = await start();
+		await gap(harness, [['missed', 30]], false);
+
+		await write(harness, 'after the restart', 0);
+
+		expect(runs(harness)).toEqual([['↺ missed', 'after the restart']]);
 	});
 
 	it('a workflow deactivated and activated again catches up on nothing', async () => {
