@@ -286,7 +286,6 @@ export class MessagingGatewayTrigger implements INodeType {
 				// No redelivery reaches a trigger that is not registered, and what comes while it is
 				// inactive is not caught up on.
 				delete staticData.delivered;
-				delete staticData.lastMessageAt;
 				delete staticData.activatedAt;
 				if (token) {
 					DELIVERIES.forgetTrigger(token);
@@ -380,7 +379,9 @@ export class MessagingGatewayTrigger implements INodeType {
 				if (apiKey !== undefined && !secrets.includes(apiKey)) secrets.push(apiKey);
 				// Awaited only when there is a file to store: most items need nothing asynchronous.
 				const built = delivery.toItem.call(this, output, filters, secrets);
-				const item = tagged(built instanceof Promise ? await built : built, { digest, time });
+				const item = built instanceof Promise ? await built : built;
+				// Messages only are recorded as run (see processed-messages.ts).
+				if (time !== undefined) tagged(item, { digest });
 				const caughtUp = await caughtUpItems.call(this, {
 					registration,
 					staticData,

@@ -1,13 +1,12 @@
 /**
  * Catch-up: the messages that reached the gateway while the trigger could not take them (n8n
  * stopped, killed or restarting, longer than the gateway tries again, or the gateway never does)
- * run once n8n is back. The first delivery a process gets for a trigger (after n8n or this webhook
- * processor started, or the workflow was activated) reads the session's messages from the gateway
- * since a while before the newest message an execution took (static data's lastMessageAt, which
- * n8n saves after the execution: messages n8n had not run yet when it stopped are older), never
- * from before the activation, within Catch Up Missed Messages' hours, and runs those not taken
- * yet, oldest first, with its own among them by its message's time (inMessageOrder), each marked
- * `caughtUp`.
+ * run once n8n is back. The first delivery a process gets for a trigger after n8n (or this webhook
+ * processor) started reads the session's newest messages from the gateway, within Catch Up Missed
+ * Messages' hours and never from before the activation, and runs those not run yet, oldest first,
+ * with its own among them by its message's time (inMessageOrder), each marked `caughtUp`. Which
+ * ran is n8n's processed-data store's to say (processed-messages.ts), so the trigger keeps no
+ * time of its newest message: messages n8n held unanswered when it stopped are older than it.
  * A message taken live and read back here is the same delivery: the trigger's memory of
  * deliveries (delivery-memory.ts) and the processed messages (processed-messages.ts) let only one
  * of them run.
@@ -59,21 +58,11 @@ export function catchUpHours(options: IDataObject): number {
 }
 
 /**
- * How long before the newest message taken a catch-up reads: the messages n8n held unanswered
- * when it stopped (under load, up to a gateway's timeout; Evolution API 1.x has none) are older.
- * What ran of them is left out by the memory of deliveries and the processed messages.
+ * From when a process's first delivery catches up (Unix seconds): the activation (a workflow
+ * activated before the trigger kept its time: Catch Up Missed Messages' hours alone bound it).
  */
-export const IN_FLIGHT_SECONDS = 10 * 60;
-
-/**
- * From when a process's first delivery catches up (Unix seconds): a while before the newest
- * message an execution took, never before the activation; undefined when neither is known.
- */
-export function gapStart(staticData: TriggerStaticData): number | undefined {
-	const activatedAt =
-		typeof staticData.activatedAt === 'number' ? staticData.activatedAt : undefined;
-	if (typeof staticData.lastMessageAt !== 'number') return activatedAt;
-	return Math.max(staticData.lastMessageAt - IN_FLIGHT_SECONDS, activatedAt ?? 0);
+export function gapStart(staticData: TriggerStaticData): number {
+	return typeof staticData.activatedAt === 'number' ? staticData.activatedAt : 0;
 }
 
 /** From when a catch-up of a gap since `gapSince` reads (Unix seconds), within the hours asked. */
@@ -156,8 +145,7 @@ const SEEN = new Set<string>();
 export function markFirstDelivery(trigger: string, staticData: TriggerStaticData): void {
 	if (SEEN.has(trigger)) return;
 	SEEN.add(trigger);
-	const since = gapStart(staticData);
-	if (since !== undefined) GAPS.set(trigger, since);
+	GAPS.set(trigger, gapStart(staticData));
 }
 
 /** Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release` is called. */
@@ -243,7 +231,7 @@ export async function caughtUpItems(
 			taken.push(digest);
 			const item = await delivery.toItem.call(this, run.output, filters, run.secrets);
 			item.json.caughtUp = true;
-			items.push({ item: tagged(item, { digest, time }), time });
+			items.push({ item: tagged(item, { digest }), time });
 		}
 		this.logger.info(
 			`${LOG_PREFIX} caught up on session "${filters.session}": ${items.length} missed message(s) since ${new Date(since * 1000).toISOString()}`,

@@ -3,10 +3,10 @@
  * (a retry after a timeout or an error, the same event posted twice) is answered 200 and starts
  * nothing. Two memories hold them:
  *
- * - the workflow's static data: n8n loads it from its database for every webhook call, and saves
- *   what the execution a delivery started wrote to it (processed-messages.ts), so it outlives
- *   restarts and every n8n process reads it (n8n 2.x does not save what webhook() writes there
- *   once it started an execution, so the record webhook() writes lasts only as long as its call);
+ * - the workflow's static data: n8n loads it from its database for every webhook call; n8n 1.x
+ *   saves it before it answers, n8n 2.x only when the call started no execution, so there it
+ *   lasts as long as the call (what outlives restarts and is shared by every n8n process is n8n's
+ *   processed-data store, which the execution's first step reads: processed-messages.ts);
  * - this process's own: concurrent webhook calls each load their own copy of static data, and
  *   each saves its copy whole, so the process's memory is what they share (and what each merges
  *   back into the copy it saves, so one call's save does not drop what another just recorded).
@@ -155,33 +155,7 @@ export class DeliveryMemory {
 		entries.set(digest, { expires, done: false });
 		if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
 		this.settleWithAnswer(trigger, digest, response);
-		return this.withEntry(trigger, stored, digest, expires, now);
-	}
 
-	/**
-	 * Static data's record with deliveries an execution ran (processed-messages.ts), as accept()
-	 * writes them: n8n saves what an execution writes to static data, not what webhook() writes.
-	 */
-	recorded(
-		trigger: string,
-		stored: unknown,
-		digests: string[],
-		expires: number,
-		now: number,
-	): string {
-		let record = recordOf(stored);
-		for (const digest of digests) record = this.withEntry(trigger, record, digest, expires, now);
-		return record;
-	}
-
-	/** The record with the digest's entry last (see accept). */
-	private withEntry(
-		trigger: string,
-		stored: unknown,
-		digest: string,
-		expires: number,
-		now: number,
-	): string {
 		const text = recordOf(stored);
 		const written = this.lastWritten.get(trigger);
 		// Read anew unless it is the text this process wrote last (then its entries are known).

@@ -3,9 +3,14 @@
  * every execution its webhook() starts (n8n-core runs a node's execute() before it would pass a
  * webhook node's items on). There, unlike in webhook(), n8n gives nodes its processed-data store
  * (the one behind Remove Duplicates), kept in n8n's database: read by every n8n process (workers
- * in queue mode) and kept through restarts. A message recorded there runs nothing again, and the
- * newest message's time goes to static data, which n8n saves after an execution that changed it
- * (what webhook() writes to static data n8n 2.x does not save once it started an execution).
+ * in queue mode) and kept through restarts. A message recorded there runs nothing again.
+ *
+ * It writes nothing to static data: n8n saves an execution's copy of static data whole when the
+ * execution changed it, and that copy was loaded when the execution started. A workflow
+ * activated again meanwhile (a new version published while a message is answered) has a new
+ * registration and token, which such a save would put back to the old ones, and n8n runs the
+ * executions it held when it stopped with no static data at all: either save would lock the
+ * gateway out.
  *
  * The store reads its record, adds to it and writes it back whole, with no lock: two executions
  * of one trigger at the same moment would both find a message new. Within a process they take
@@ -14,25 +19,23 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DELIVERIES, rememberSeconds } from './delivery-memory';
-import type { TriggerStaticData } from './registration';
 import { LOG_PREFIX } from './registration';
 
 /** The property webhook() puts on each item for execute(), which takes it off again. */
 const TAG = 'messagingGatewayDelivery';
 
-/** What execute() needs to know of an item's delivery. */
+/** What execute() needs to know of an item's delivery: a message's. */
 export interface DeliveryTag {
-	/** The delivery's digest (delivery-memory.ts): the same for every delivery of one event. */
+	/** The delivery's digest (delivery-memory.ts): the same for every delivery of one message. */
 	digest: string;
-	/** The message's time at the gateway (Unix seconds), when it has one. */
-	time?: number;
 }
 
 /**
  * Messages remembered per trigger: more than every gateway's retries and a catch-up's reach hold
- * (Evolution API's retries span about 26 minutes; a catch-up reads at most 500 messages). Each is
- * a 24-character hash in one database row, which each execution reads and writes whole.
+ * (Evolution API's retries span about 26 minutes; a catch-up reads the newest 500 messages). Each
+ * is a 24-character hash in one database row, which each execution reads and writes whole. Only
+ * messages are recorded (other events, many more, would push them out): another event delivered
+ * again after a restart runs again.
  */
 export const PROCESSED_ENTRIES = 5000;
 
@@ -44,8 +47,7 @@ export function tagged(item: INodeExecutionData, tag: DeliveryTag): INodeExecuti
 
 function tagOf(item: INodeExecutionData): DeliveryTag | undefined {
 	const tag = item[TAG] as IDataObject | undefined;
-	if (typeof tag?.digest !== 'string') return undefined;
-	return { digest: tag.digest, time: typeof tag.time === 'number' ? tag.time : undefined };
+	return typeof tag?.digest === 'string' ? { digest: tag.digest } : undefined;
 }
 
 function untagged(item: INodeExecutionData): INodeExecutionData {
@@ -53,12 +55,6 @@ function untagged(item: INodeExecutionData): INodeExecutionData {
 	const rest = { ...item };
 	delete rest[TAG];
 	return rest;
-}
-
-/** A message taken: the newest time (where the next catch-up starts, see catch-up.ts). */
-export function noteMessageTaken(staticData: TriggerStaticData, time: number): void {
-	const newest = typeof staticData.lastMessageAt === 'number' ? staticData.lastMessageAt : 0;
-	if (time > newest) staticData.lastMessageAt = time;
 }
 
 /** Per trigger in this process, the turn last taken at the store (settled when it is done). */
@@ -100,38 +96,16 @@ export async function firstRunsOnly(this: IExecuteFunctions): Promise<INodeExecu
 			}),
 	);
 	const ranBefore = new Set(processed.map(String));
-	const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 	const kept: INodeExecutionData[] = [];
-	const ran: string[] = [];
 	items.forEach((item, index) => {
 		const tag = tags[index];
 		if (tag) {
 			if (ranBefore.has(tag.digest)) return;
 			// One message once, also within an execution.
 			ranBefore.add(tag.digest);
-			ran.push(tag.digest);
-			if (tag.time !== undefined) noteMessageTaken(staticData, tag.time);
 		}
 		kept.push(untagged(item));
 	});
-	// Where webhook() looks first: a redelivery after a restart then starts no execution at all.
-	const trigger = staticData.registration?.token;
-	if (trigger && ran.length > 0) {
-		const now = Math.floor(Date.now() / 1000);
-		let options: IDataObject = {};
-		try {
-			options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		} catch {
-			// An option that stopped being usable (an expression): the default retention.
-		}
-		staticData.delivered = DELIVERIES.recorded(
-			trigger,
-			staticData.delivered,
-			ran,
-			now + rememberSeconds(options),
-			now,
-		);
-	}
 	if (kept.length < items.length) {
 		this.logger.info(
 			`${LOG_PREFIX} ${items.length - kept.length} message(s) of this execution ran before and were left out`,

@@ -59,8 +59,6 @@ export interface TriggerStaticData extends IDataObject {
 	previous?: (RemoteWebhook & IDataObject) | null;
 	/** The deliveries that started an execution (delivery-memory.ts's record). */
 	delivered?: string;
-	/** The newest message an execution took (its gateway time, Unix seconds; see catch-up.ts). */
-	lastMessageAt?: number;
 	/** When the workflow was activated (Unix seconds): a catch-up reads nothing from before. */
 	activatedAt?: number;
 }

@@ -272,6 +272,19 @@ export interface Outcome extends IDataObject {
 	duplicated: number;
 	/** Chats whose messages ran in another order than written. */
 	outOfOrderChats: number;
+	/** What the gateway heard last of each delivery ("200", "404", "ECONNREFUSED"…): how many. */
+	lastAnswers?: Record<string, number>;
+}
+
+/** How many of a simulator's deliveries ended with each answer. */
+function lastAnswersOf(simulator: Simulator): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const outcome of simulator.deliveryOutcomes()) {
+		const last = outcome.attempts.at(-1);
+		const key = String(last?.status ?? last?.error ?? 'none').slice(0, 40);
+		counts[key] = (counts[key] ?? 0) + 1;
+	}
+	return counts;
 }
 
 /** What one workflow ran of what was written in its lane. */
@@ -359,14 +372,15 @@ export async function settleAndCount(
 			const executions = (await allExecutions(n8n, lane.workflowIds[receiver], true)).filter(
 				(execution) => JSON.stringify(execution.data ?? {}).includes(`"Q${scenario}${lane.letter}`),
 			);
-			outcomes.push(
-				outcomeOf(
+			outcomes.push({
+				...outcomeOf(
 					lane,
 					receiver,
 					traffic.written.get(lane.letter)!,
 					idsPerExecution(executions, scenario),
 				),
-			);
+				lastAnswers: lastAnswersOf(lane.simulators[receiver]),
+			});
 		}
 	}
 	for (const lane of lanes)
