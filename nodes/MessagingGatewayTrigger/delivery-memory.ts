@@ -113,6 +113,8 @@ function readRecord(text: string): ReadRecord {
 export class DeliveryMemory {
 	private readonly byTrigger = new Map<string, Map<string, ProcessEntry>>();
 	private readonly recentlyDone = new Map<string, RecentlyDone[]>();
+	/** The deliveries each answer not written yet settles (trigger, digest). */
+	private readonly awaitingAnswer = new WeakMap<WatchedResponse, Array<[string, string]>>();
 	/**
 	 * The record this process last returned per trigger, read: while static data still holds that
 	 * very text (the next delivery in this process, most often) nothing is scanned or parsed again.
@@ -229,27 +231,38 @@ export class DeliveryMemory {
 			this.markDone(trigger, digest);
 			return;
 		}
+		// One pair of listeners per answer, however many deliveries it settles (a catch-up's).
+		const waiting = this.awaitingAnswer.get(response);
+		if (waiting) {
+			waiting.push([trigger, digest]);
+			return;
+		}
+		const settles: Array<[string, string]> = [[trigger, digest]];
+		this.awaitingAnswer.set(response, settles);
 		let settled = false;
-		const settle = () => {
+		const settleAll = (done: boolean) => {
 			if (settled) return;
 			settled = true;
+			this.awaitingAnswer.delete(response);
+			for (const [each, eachDigest] of settles) {
+				if (done) this.markDone(each, eachDigest);
+				else this.forget(each, eachDigest);
+			}
+		};
+		const settle = () => {
 			const status = response.statusCode ?? 200;
-			if (status >= 200 && status < 300) this.markDone(trigger, digest);
-			else this.forget(trigger, digest);
+			settleAll(status >= 200 && status < 300);
 		};
 		response.once('finish', settle);
 		response.once('close', () => {
 			if (settled) return;
 			if (response.writableEnded === undefined) {
-				this.forget(trigger, digest);
+				settleAll(false);
 				return;
 			}
 			void this.untilAnswered(response).then((answered) => {
 				if (answered) settle();
-				else if (!settled) {
-					settled = true;
-					this.forget(trigger, digest);
-				}
+				else settleAll(false);
 			});
 		});
 	}

@@ -241,19 +241,19 @@ export class Traffic {
 	}
 }
 
-/** The message IDs each execution of a counting workflow ran, executions in the order n8n created them. */
+/**
+ * The message IDs each execution of a counting workflow ran (its first node's output), executions
+ * in the order n8n created them. An execution n8n stored but had not run when it stopped (marked
+ * crashed when it started again) ran nothing.
+ */
 export function idsPerExecution(executions: IDataObject[], scenario: string): string[][] {
 	type Items = { main: Array<Array<{ json: IDataObject }> | null> };
 	const byId = [...executions].sort((a, b) => Number(a.id) - Number(b.id));
 	return byId.flatMap((execution) => {
 		const data = execution.data as {
 			resultData: { runData: Record<string, Array<{ data?: Items }>> };
-			executionData?: { nodeExecutionStack?: Array<{ data: Items }> };
 		};
-		const items =
-			data.resultData.runData['On Message']?.[0]?.data?.main[0] ??
-			data.executionData?.nodeExecutionStack?.[0]?.data.main[0] ??
-			[];
+		const items = data.resultData.runData['On Message']?.[0]?.data?.main[0] ?? [];
 		// An item shows its message's ID in several fields (the raw envelope too): once per item.
 		const ids = items.map((item) => [...new Set(JSON.stringify(item.json).match(ID_PATTERN))]);
 		const ofScenario = ids.filter((found) => found.length > 0 && found[0][1] === scenario);
@@ -334,13 +334,33 @@ export async function untilGatewaysDone(
 		);
 		return traffic.written.get(lane.letter)!.every((message) => delivered.has(message.id));
 	};
-	await until('every gateway to be done with every delivery', timeoutMs, async () =>
-		lanes.every((lane) =>
-			Object.values(lane.simulators).every((simulator) => done(lane, simulator)),
-		)
-			? true
-			: undefined,
-	);
+	try {
+		await until('every gateway to be done with every delivery', timeoutMs, async () =>
+			lanes.every((lane) =>
+				Object.values(lane.simulators).every((simulator) => done(lane, simulator)),
+			)
+				? true
+				: undefined,
+		);
+	} catch (error) {
+		// Which deliveries are not done, and where each stands.
+		const open = lanes.flatMap((lane) =>
+			Object.entries(lane.simulators).flatMap(([receiver, simulator]) =>
+				simulator
+					.deliveryOutcomes()
+					.filter((outcome) => !outcome.final)
+					.map((outcome) => ({
+						lane: lane.key,
+						receiver,
+						id: JSON.stringify(outcome.body).match(ID_PATTERN)?.[0],
+						attempts: outcome.attempts.map((attempt) => attempt.status ?? attempt.error),
+					})),
+			),
+		);
+		throw new Error(
+			`${(error as Error).message}; not done: ${JSON.stringify(open).slice(0, 2000)}`,
+		);
+	}
 }
 
 /**

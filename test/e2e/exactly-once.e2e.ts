@@ -111,7 +111,8 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 			try {
 				const flowing = traffic.flow(100, 200);
 				await sleep(3000);
-				await n8n.stop({ signal });
+				// SIGTERM: n8n's own shutdown, which lets running executions finish (30 s by default).
+				await n8n.stop({ signal, graceMs: 60_000 });
 				await flowing;
 				await untilGatewaysDone(lanes, traffic, 300_000);
 				// Messages go on while n8n starts (refused, then 404 until its webhooks are in place).

@@ -47,6 +47,9 @@ class Response {
 			entry.listener();
 		}
 	}
+	listenerCount(): number {
+		return this.listeners.length;
+	}
 	answer(status: number): void {
 		this.statusCode = status;
 		this.emit('finish');
@@ -136,6 +139,26 @@ describe('the verdict on a delivery', () => {
 		memory.accept(TRIGGER, '', D.a, NOW + 60, NOW, {});
 		expect(memory.verdict(TRIGGER, '', D.a, NOW)).toBe('duplicate');
 	});
+
+	it.each([
+		{ status: 200, verdict: 'duplicate' },
+		{ status: 500, verdict: 'new' },
+	])(
+		"deliveries one answer settles (a catch-up's) are watched with one pair of listeners: $status makes them $verdict",
+		({ status, verdict }) => {
+			const memory = new DeliveryMemory(100);
+			const response = new Response();
+			const names = ['a', 'b', 'c', 'first', 'second', 'third'];
+			for (const name of names) memory.accept(TRIGGER, '', D[name], NOW + 60, NOW, response);
+
+			expect(response.listenerCount()).toBe(2);
+			response.answer(status);
+
+			expect(names.map((name) => memory.verdict(TRIGGER, '', D[name], NOW))).toEqual(
+				names.map(() => verdict),
+			);
+		},
+	);
 
 	it('another trigger, or one that stopped, knows nothing of it', () => {
 		const memory = new DeliveryMemory(10);
