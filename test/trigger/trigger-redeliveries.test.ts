@@ -6,6 +6,7 @@
  * against the simulator playing it, the redeliveries posted exactly as the gateway posted the first.
  */
 import { SEED } from '../simulator/index.cts';
+import { failProcessedChecks } from '../support/processed-data.cts';
 import type { ReceivedRequest, TriggerHarness } from '../support/trigger-harness.cts';
 import { freshTrigger, useTriggerTestbed } from './trigger-testbed.cts';
 
@@ -104,6 +105,27 @@ describe.each(GATEWAYS)('redeliveries on $gateway', ({ gateway }) => {
 			'info: Messaging Gateway Trigger: 2 message(s) of this execution ran before and were left out',
 		);
 	});
+
+	it.each([
+		{ failures: 2, logged: [] },
+		{
+			failures: 3,
+			logged: [
+				`warn: Messaging Gateway Trigger: n8n's processed-data store failed, so 1 message(s) run without the check for a run before: duplicate key value violates unique constraint "PK_processed_data"`,
+			],
+		},
+	])(
+		"n8n's processed-data store fails $failures times: the message runs (never acknowledged and lost)",
+		async ({ failures, logged }) => {
+			const harness = await start();
+			failProcessedChecks(failures);
+
+			await firstDelivery(harness, 'Still here?');
+
+			expect(textsRun(harness)).toEqual(['Still here?']);
+			expect(harness.logLines().filter((line) => line.includes('processed-data'))).toEqual(logged);
+		},
+	);
 
 	it.each([
 		{
