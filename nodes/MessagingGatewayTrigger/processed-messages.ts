@@ -87,6 +87,8 @@ const STORE_RETRY_DELAY_MS = 200;
  * runs them all: a message run twice is better than one acknowledged and lost.
  */
 async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<unknown[]> {
+	// An n8n older than its processed-data store (1.6x): the memory of deliveries alone.
+	if (typeof this.helpers.checkProcessedAndRecord !== 'function') return [];
 	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
 	for (let attempt = 1; ; attempt++) {
 		try {
