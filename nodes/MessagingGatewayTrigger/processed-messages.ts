@@ -58,23 +58,60 @@ function untagged(item: INodeExecutionData): INodeExecutionData {
 	return rest;
 }
 
-/** Per trigger in this process, the turn last taken at the store (settled when it is done). */
-const TURNS = new Map<string, Promise<void>>();
+/** An execution waiting for the store: its digests, and how to hand it those that ran before. */
+interface Waiting {
+	digests: string[];
+	settle(outcome: { ranBefore: Set<string> } | { error: unknown }): void;
+}
 
-/** Runs `work` after every earlier turn of `key` in this process has settled. */
-async function inTurn<T>(key: string, work: () => Promise<T>): Promise<T> {
-	const before = TURNS.get(key) ?? Promise.resolve();
-	const run = before.then(work);
-	const settled = run.then(
-		() => undefined,
-		() => undefined,
-	);
-	TURNS.set(key, settled);
-	try {
-		return await run;
-	} finally {
-		if (TURNS.get(key) === settled) TURNS.delete(key);
+/** Per trigger in this process, the executions waiting while the store is being read and written. */
+const WAITING = new Map<string, Waiting[]>();
+
+/**
+ * Checks and records `digests` at the store, one call at a time per trigger in this process (two
+ * at once would both find a message new): the executions that came while one call was under way
+ * go together in the next, so a burst costs a few reads and writes of the record, not one each.
+ * A message two of them carry ran before for the later one.
+ */
+async function checkedInTurn(
+	key: string,
+	digests: string[],
+	check: (digests: string[]) => Promise<unknown[]>,
+): Promise<Set<string>> {
+	return await new Promise((resolve, reject) => {
+		const waiting = WAITING.get(key);
+		const settle: Waiting['settle'] = (outcome) =>
+			'error' in outcome ? reject(outcome.error) : resolve(outcome.ranBefore);
+		if (waiting) {
+			waiting.push({ digests, settle });
+			return;
+		}
+		WAITING.set(key, []);
+		void checkTogether(key, [{ digests, settle }], check);
+	});
+}
+
+/** Runs the store's calls for `key` until no execution waits. */
+async function checkTogether(
+	key: string,
+	first: Waiting[],
+	check: (digests: string[]) => Promise<unknown[]>,
+): Promise<void> {
+	for (let batch = first; batch.length > 0; batch = WAITING.get(key)?.splice(0) ?? []) {
+		try {
+			const processed = new Set(
+				(await check([...new Set(batch.flatMap(({ digests }) => digests))])).map(String),
+			);
+			const earlier = new Set<string>();
+			for (const { digests, settle } of batch) {
+				settle({ ranBefore: new Set(digests.filter((d) => processed.has(d) || earlier.has(d))) });
+				for (const digest of digests) earlier.add(digest);
+			}
+		} catch (error) {
+			for (const { settle } of batch) settle({ error });
+		}
 	}
+	WAITING.delete(key);
 }
 
 /** Tries at the store, and the pause before the next (times the try). */
@@ -86,21 +123,20 @@ const STORE_RETRY_DELAY_MS = 200;
  * (two first records of one trigger at once collide on n8n's insert; a database that is away)
  * runs them all: a message run twice is better than one acknowledged and lost.
  */
-async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<unknown[]> {
+async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<Set<string>> {
 	// An n8n older than its processed-data store (1.6x): the memory of deliveries alone.
-	if (typeof this.helpers.checkProcessedAndRecord !== 'function') return [];
+	if (typeof this.helpers.checkProcessedAndRecord !== 'function') return new Set();
 	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+	const check = async (all: string[]) =>
+		(
+			await this.helpers.checkProcessedAndRecord(all, 'node', {
+				mode: 'entries',
+				maxEntries: PROCESSED_ENTRIES,
+			})
+		).processed;
 	for (let attempt = 1; ; attempt++) {
 		try {
-			const { processed } = await inTurn(
-				key,
-				async () =>
-					await this.helpers.checkProcessedAndRecord(digests, 'node', {
-						mode: 'entries',
-						maxEntries: PROCESSED_ENTRIES,
-					}),
-			);
-			return processed;
+			return await checkedInTurn(key, digests, check);
 		} catch (error) {
 			const reason = error instanceof Error ? error.message : String(error);
 			if (attempt < STORE_ATTEMPTS) {
@@ -110,7 +146,7 @@ async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<
 			this.logger.warn(
 				`${LOG_PREFIX} n8n's processed-data store failed, so ${digests.length} message(s) run without the check for a run before: ${reason}`,
 			);
-			return [];
+			return new Set();
 		}
 	}
 }
@@ -126,8 +162,7 @@ export async function firstRunsOnly(this: IExecuteFunctions): Promise<INodeExecu
 	const digests = [...new Set(tags.flatMap((tag) => (tag ? [tag.digest] : [])))];
 	if (digests.length === 0 || this.getMode() === 'manual') return [items.map(untagged)];
 
-	const processed = await ranBeforeOf.call(this, digests);
-	const ranBefore = new Set(processed.map(String));
+	const ranBefore = await ranBeforeOf.call(this, digests);
 	const kept: INodeExecutionData[] = [];
 	items.forEach((item, index) => {
 		const tag = tags[index];

@@ -19,6 +19,13 @@ const RECORDS = new Map<string, string[]>();
 /** Calls still to fail, as n8n's fail when two first records collide or the database is away. */
 let failing = 0;
 
+let checks = 0;
+
+/** Calls to checkProcessedAndRecord so far (each one a read and a write of a record in n8n). */
+export function processedChecks(): number {
+	return checks;
+}
+
 /** The next `count` checks fail. */
 export function failProcessedChecks(count: number): void {
 	failing = count;
@@ -43,6 +50,7 @@ const inDatabase: IDataDeduplicator = {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		entriesOnly(options);
+		checks++;
 		const key = recordKey(scope, context);
 		await roundTrip();
 		if (failing > 0) {

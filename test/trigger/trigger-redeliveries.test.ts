@@ -6,7 +6,7 @@
  * against the simulator playing it, the redeliveries posted exactly as the gateway posted the first.
  */
 import { SEED } from '../simulator/index.cts';
-import { failProcessedChecks } from '../support/processed-data.cts';
+import { failProcessedChecks, processedChecks } from '../support/processed-data.cts';
 import type { ReceivedRequest, TriggerHarness } from '../support/trigger-harness.cts';
 import { freshTrigger, useTriggerTestbed } from './trigger-testbed.cts';
 
@@ -104,6 +104,27 @@ describe.each(GATEWAYS)('redeliveries on $gateway', ({ gateway }) => {
 		expect(harness.logLines()).toContain(
 			'info: Messaging Gateway Trigger: 2 message(s) of this execution ran before and were left out',
 		);
+	});
+
+	it('twenty messages at once: each runs once, and the store is read and written fewer times', async () => {
+		const harness = await start();
+		const before = processedChecks();
+		const texts = Array.from({ length: 20 }, (_, index) => `message ${index}`);
+
+		await Promise.all(
+			texts.map((text, index) =>
+				simulator().injectInboundMessage({
+					instance: SESSION,
+					from: `551197000${String(index).padStart(4, '0')}`,
+					text,
+				}),
+			),
+		);
+		await harness.waitForDeliveries(20);
+
+		expect([...textsRun(harness)].sort()).toEqual([...texts].sort());
+		// The executions that wait while one call is under way go together in the next.
+		expect(processedChecks() - before).toBeLessThan(20);
 	});
 
 	it.each([
