@@ -343,7 +343,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		// A redelivery of an event that started an execution starts nothing.
 		// The registration's token: this trigger's own, and free to read (the node costs a copy).
 		const trigger = expectedToken;
-		markFirstDelivery(trigger, staticData);
+		markFirstDelivery(trigger);
 		const digest = deliveryDigest(delivery.identity(filters));
 		// After a gap, the missed messages go first: one found among them is not run again.
 		const catchingUp = catchUpUnderWay(trigger);

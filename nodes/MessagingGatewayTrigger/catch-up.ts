@@ -95,8 +95,8 @@ function gatewayOf(registration: OurRegistration): GatewayName {
  * missed ones of its chat, or is found among them.
  */
 const CATCHING_UP = new Map<string, Promise<void>>();
-/** Per trigger, from when this process is to catch up (see gapStart). */
-const GAPS = new Map<string, number>();
+/** Triggers this process is to catch up on (from gapStart: static data says when). */
+const CATCH_UP_DUE = new Set<string>();
 /** The longest a delivery waits for a catch-up's execution to be stored. */
 const CATCH_UP_WAIT_MS = 60_000;
 
@@ -111,7 +111,7 @@ export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
 
 /** A trigger that stopped: nothing of it is this process's to remember. */
 export function forgetCatchUps(trigger: string): void {
-	GAPS.delete(trigger);
+	CATCH_UP_DUE.delete(trigger);
 	SEEN.delete(trigger);
 }
 
@@ -128,7 +128,7 @@ export function noteActivation(mode: WorkflowActivateMode, staticData: TriggerSt
 	const trigger = staticData.registration?.token;
 	if (mode === 'manual' || !trigger) return;
 	staticData.activatedAt ??= Math.floor(Date.now() / 1000);
-	GAPS.delete(trigger);
+	CATCH_UP_DUE.delete(trigger);
 	if (PERSON_ACTIVATIONS.includes(mode)) SEEN.add(trigger);
 	else SEEN.delete(trigger);
 }
@@ -142,10 +142,10 @@ const SEEN = new Set<string>();
  * activate webhook workflows again when it starts (their webhooks stay registered), so this, not
  * activation, is what notices a restart there.
  */
-export function markFirstDelivery(trigger: string, staticData: TriggerStaticData): void {
+export function markFirstDelivery(trigger: string): void {
 	if (SEEN.has(trigger)) return;
 	SEEN.add(trigger);
-	GAPS.set(trigger, gapStart(staticData));
+	CATCH_UP_DUE.add(trigger);
 }
 
 /** Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release` is called. */
@@ -191,10 +191,9 @@ export async function caughtUpItems(
 ): Promise<CaughtUpItem[]> {
 	const { registration, staticData, filters, now } = run;
 	const trigger = registration.token;
-	const gapSince = GAPS.get(trigger);
-	const since = gapSince === undefined ? undefined : catchUpFrom(gapSince, run.hours, now);
+	const gapSince = gapStart(staticData);
+	const since = CATCH_UP_DUE.has(trigger) ? catchUpFrom(gapSince, run.hours, now) : undefined;
 	if (
-		gapSince === undefined ||
 		since === undefined ||
 		!filters.events.includes('MESSAGES_UPSERT') ||
 		CATCHING_UP.has(trigger)
@@ -212,7 +211,7 @@ export async function caughtUpItems(
 			now,
 			this.getBodyData(),
 		);
-		GAPS.delete(trigger);
+		CATCH_UP_DUE.delete(trigger);
 		const items: CaughtUpItem[] = [];
 		for (const body of missed) {
 			const delivery = checkedDelivery.call(this, registration, body);
@@ -249,14 +248,14 @@ export async function caughtUpItems(
 		const reason = new Redactor(run.secrets).text(messageOf(error));
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {
-			GAPS.delete(trigger);
+			CATCH_UP_DUE.delete(trigger);
 			release();
 			this.logger.warn(
 				`${LOG_PREFIX} the gateway keeps no messages the trigger can read back, so the messages of the gap since ${new Date(gapSince * 1000).toISOString()} were not caught up on: ${reason}`,
 			);
 			return [];
 		}
-		GAPS.set(trigger, gapSince);
+		CATCH_UP_DUE.add(trigger);
 		this.logger.warn(
 			`${LOG_PREFIX} could not catch up on missed messages yet (tried again with the next delivery): ${reason}`,
 		);
