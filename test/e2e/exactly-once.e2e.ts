@@ -13,20 +13,23 @@ import { expectReadmeSection } from '../support/readme-section.cts';
 import { LAZY_ISOLATES_ENV, logFigures } from './e2e-helpers.cts';
 import {
 	CHATS,
-	OUTAGE_CLOCK_SCALE,
 	OUTCOME_TABLE_MASK,
 	outcomeTable,
 	redeliver,
-	scaleDeliveryClocks,
 	settleAndCount,
 	startLanes,
-	startRestartableN8n,
 	stopLanes,
 	Traffic,
 	triggerLossAndDoubles,
 	untilGatewaysDone,
 } from './exactly-once.cts';
-import type { Lane, Outcome, RestartableN8n } from './exactly-once.cts';
+import type { Lane, Outcome } from './exactly-once.cts';
+import {
+	OUTAGE_CLOCK_SCALE,
+	scaleDeliveryClocks,
+	startRestartableN8n,
+} from './restartable-n8n.cts';
+import type { RestartableN8n } from './restartable-n8n.cts';
 import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
 
 let postgres: RunningPostgres;
