@@ -151,16 +151,20 @@ async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<
 	}
 }
 
+/** The execution modes a person starts. */
+const PERSON_STARTED: ReadonlySet<string> = new Set(['manual', 'retry']);
+
 /**
  * The trigger's execute(): the execution's items without the messages that ran before, each
- * recorded as run. A manual execution ("Listen for test event") records nothing: a test may send
- * the same message again.
+ * recorded as run. An execution a person started runs every item and records nothing: a test event
+ * ("Listen for test event": a test may send the same message again) or a retry from the
+ * executions list (of one n8n marked crashed, say, whose messages were recorded when it started).
  */
 export async function firstRunsOnly(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const tags = items.map(tagOf);
 	const digests = [...new Set(tags.flatMap((tag) => (tag ? [tag.digest] : [])))];
-	if (digests.length === 0 || this.getMode() === 'manual') return [items.map(untagged)];
+	if (digests.length === 0 || PERSON_STARTED.has(this.getMode())) return [items.map(untagged)];
 
 	const ranBefore = await ranBeforeOf.call(this, digests);
 	const kept: INodeExecutionData[] = [];

@@ -239,8 +239,8 @@ export class Traffic {
 
 /**
  * The message IDs each execution of a counting workflow ran (its first node's output), executions
- * in the order n8n created them. An execution n8n stored but had not run when it stopped (marked
- * crashed when it started again) ran nothing.
+ * in the order n8n created them. An execution the kill cut short ran nothing to its end (n8n marks
+ * it crashed when it starts again): see idsCutShort.
  */
 export function idsPerExecution(executions: IDataObject[], scenario: string): string[][] {
 	type Items = { main: Array<Array<{ json: IDataObject }> | null> };
@@ -259,6 +259,19 @@ export function idsPerExecution(executions: IDataObject[], scenario: string): st
 	});
 }
 
+/**
+ * The message IDs that executions n8n marked crashed held (their start data): what n8n was running
+ * when it was killed. n8n does not run a crashed execution again (a person can retry it from the
+ * executions list), and neither does the trigger: it had started the workflow for those messages.
+ */
+export function idsCutShort(executions: IDataObject[], scenario: string): Set<string> {
+	const crashed = executions.filter((execution) => execution.status === 'crashed');
+	const ids = crashed.flatMap(
+		(execution) => JSON.stringify(execution.data ?? {}).match(ID_PATTERN) ?? [],
+	);
+	return new Set(ids.filter((id) => id[1] === scenario));
+}
+
 export interface Outcome extends IDataObject {
 	gateway: GatewayKey;
 	receiver: Receiver;
@@ -266,6 +279,10 @@ export interface Outcome extends IDataObject {
 	executions: number;
 	lost: number;
 	duplicated: number;
+	/** Messages only an execution the kill cut short held: started once, never finished. */
+	cutShort: number;
+	/** The first lost messages' IDs, to look for in n8n's log. */
+	lostIds?: string[];
 	/** Chats whose messages ran in another order than written. */
 	outOfOrderChats: number;
 	/** What the gateway heard last of each delivery ("200", "404", "ECONNREFUSED"…): how many. */
@@ -289,9 +306,14 @@ export function outcomeOf(
 	receiver: Receiver,
 	written: Written[],
 	perExecution: string[][],
+	cutShort: Set<string> = new Set(),
 ): Outcome {
 	const ran = perExecution.flat();
 	const seen = new Set(ran);
+	const onlyCutShort = written.filter(
+		(message) => cutShort.has(message.id) && !seen.has(message.id),
+	);
+	const lost = written.filter((message) => !seen.has(message.id) && !cutShort.has(message.id));
 	const firstRun = ran.filter((id, index) => ran.indexOf(id) === index);
 	const place = new Map(written.map((message) => [message.id, message]));
 	let outOfOrderChats = 0;
@@ -307,8 +329,10 @@ export function outcomeOf(
 		receiver,
 		sent: written.length,
 		executions: perExecution.length,
-		lost: written.filter((message) => !seen.has(message.id)).length,
+		lost: lost.length,
 		duplicated: ran.length - seen.size,
+		cutShort: onlyCutShort.length,
+		...(lost.length > 0 ? { lostIds: lost.slice(0, 5).map((message) => message.id) } : {}),
 		outOfOrderChats,
 	};
 }
@@ -394,6 +418,7 @@ export async function settleAndCount(
 					receiver,
 					traffic.written.get(lane.letter)!,
 					idsPerExecution(executions, scenario),
+					idsCutShort(executions, scenario),
 				),
 				lastAnswers: lastAnswersOf(lane.simulators[receiver]),
 			});
@@ -462,8 +487,8 @@ export function outcomeTable(
 	return [
 		intro,
 		'',
-		'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Each chat’s order |',
-		'| --- | --- | --- | --- | --- | --- | --- | --- |',
+		'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Cut short by the kill | Each chat’s order |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 		...results.flatMap(({ scenario, outcomes }) =>
 			outcomes.map((outcome) => outcomeRow(scenario, outcome)),
 		),
@@ -476,7 +501,7 @@ export function outcomeTable(
  * machine.
  */
 export const OUTCOME_TABLE_MASK =
-	/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+ \| \d+ \| \d+|(?<=\| )(kept|\d+ of \d+ chats out of order)(?= \|$)/gm;
+	/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+ \| \d+ \| \d+ \| \d+|(?<=\| )(kept|\d+ of \d+ chats out of order)(?= \|$)/gm;
 
 /** The trigger's outcomes as lost and run twice per gateway, to compare with none of either. */
 export function triggerLossAndDoubles(outcomes: Outcome[]): {
@@ -492,5 +517,5 @@ export function triggerLossAndDoubles(outcomes: Outcome[]): {
 
 /** A row of the README's table. */
 export function outcomeRow(scenario: string, outcome: Outcome): string {
-	return `| ${scenario} | ${GATEWAYS[outcome.gateway].name} | ${RECEIVER_NAMES[outcome.receiver]} | ${outcome.sent} | ${outcome.executions} | ${outcome.lost} | ${outcome.duplicated} | ${outcome.outOfOrderChats === 0 ? 'kept' : `${outcome.outOfOrderChats} of ${CHATS} chats out of order`} |`;
+	return `| ${scenario} | ${GATEWAYS[outcome.gateway].name} | ${RECEIVER_NAMES[outcome.receiver]} | ${outcome.sent} | ${outcome.executions} | ${outcome.lost} | ${outcome.duplicated} | ${outcome.cutShort} | ${outcome.outOfOrderChats === 0 ? 'kept' : `${outcome.outOfOrderChats} of ${CHATS} chats out of order`} |`;
 }
