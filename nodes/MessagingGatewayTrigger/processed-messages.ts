@@ -13,12 +13,17 @@
  * gateway out.
  *
  * The store reads its record, adds to it and writes it back whole, with no lock: two executions
- * of one trigger at the same moment would both find a message new. Within a process they take
- * turns here; across processes (queue mode's workers) two deliveries of one message at the same
- * moment can both run (each webhook processor remembers only its own deliveries).
+ * of one trigger at the same moment would both find a message new, and the later write drops what
+ * the earlier added. Within a process they take turns here. Across processes (queue mode's
+ * workers) an execution claims its messages: it writes a value of its own with them, waits until
+ * every write that read the record before its own has landed, and reads the record again. Its
+ * value still there, no one dropped its write, and whoever wrote after it read its messages as
+ * run: they are its own. Gone, it checks them again (those another execution took are no longer
+ * its), with a new value.
  */
+import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { LOG_PREFIX } from './registration';
 
@@ -29,7 +34,12 @@ const TAG = 'messagingGatewayDelivery';
 export interface DeliveryTag {
 	/** The delivery's digest (delivery-memory.ts): the same for every delivery of one message. */
 	digest: string;
+	/** The n8n process whose webhook() took it: another one than execute()'s in queue mode. */
+	takenBy?: string;
 }
+
+/** This n8n process, among those sharing the database. */
+const THIS_PROCESS = randomBytes(9).toString('base64url');
 
 /**
  * Messages remembered per trigger: more than every gateway's retries and a catch-up's reach hold
@@ -40,15 +50,16 @@ export interface DeliveryTag {
  */
 export const PROCESSED_ENTRIES = 5000;
 
-/** Marks an item with its delivery for execute(). */
+/** Marks an item with its delivery for execute(), taken by this process. */
 export function tagged(item: INodeExecutionData, tag: DeliveryTag): INodeExecutionData {
-	item[TAG] = { ...tag };
+	item[TAG] = { takenBy: THIS_PROCESS, ...tag };
 	return item;
 }
 
 function tagOf(item: INodeExecutionData): DeliveryTag | undefined {
 	const tag = item[TAG] as IDataObject | undefined;
-	return typeof tag?.digest === 'string' ? { digest: tag.digest } : undefined;
+	if (typeof tag?.digest !== 'string') return undefined;
+	return { digest: tag.digest, takenBy: typeof tag.takenBy === 'string' ? tag.takenBy : undefined };
 }
 
 function untagged(item: INodeExecutionData): INodeExecutionData {
@@ -119,11 +130,26 @@ const STORE_ATTEMPTS = 3;
 const STORE_RETRY_DELAY_MS = 200;
 
 /**
- * The digests recorded as run before; the others are recorded now. A store that keeps failing
- * (two first records of one trigger at once collide on n8n's insert; a database that is away)
- * runs them all: a message run twice is better than one acknowledged and lost.
+ * How long after its read n8n's write of the record has landed, at most: the store reads the
+ * record, then writes it (two database round trips, longer when the connection pool is busy). A
+ * claim is read back after this.
  */
-async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<Set<string>> {
+export const STORE_WRITE_SETTLE_MS = 1000;
+
+/** Claims of one execution before its messages run anyway (two claims fail rarely). */
+const CLAIM_ROUNDS = 4;
+
+/**
+ * The digests recorded as run before; the others are recorded now. Executions in other processes
+ * writing the record meanwhile (`sharedAcrossProcesses`) are met with claims (see the top). A store
+ * that keeps failing (two first records of one trigger at once collide on n8n's insert; a database
+ * that is away) runs them: a message run twice is better than one acknowledged and lost.
+ */
+async function ranBeforeOf(
+	this: IExecuteFunctions,
+	digests: string[],
+	sharedAcrossProcesses: boolean,
+): Promise<Set<string>> {
 	// An n8n older than its processed-data store (1.6x): the memory of deliveries alone.
 	if (typeof this.helpers.checkProcessedAndRecord !== 'function') return new Set();
 	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
@@ -134,21 +160,51 @@ async function ranBeforeOf(this: IExecuteFunctions, digests: string[]): Promise<
 				maxEntries: PROCESSED_ENTRIES,
 			})
 		).processed;
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await checkedInTurn(key, digests, check);
-		} catch (error) {
-			const reason = error instanceof Error ? error.message : String(error);
-			if (attempt < STORE_ATTEMPTS) {
+	const inTurn = async (values: string[]): Promise<Set<string>> => {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await checkedInTurn(key, values, check);
+			} catch (error) {
+				if (attempt >= STORE_ATTEMPTS) throw new NodeOperationError(this.getNode(), error as Error);
 				await sleep(STORE_RETRY_DELAY_MS * attempt);
-				continue;
 			}
-			this.logger.warn(
-				`${LOG_PREFIX} n8n's processed-data store failed, so ${digests.length} message(s) run without the check for a run before: ${reason}`,
-			);
-			return new Set();
 		}
+	};
+
+	const ranBefore = new Set<string>();
+	let pending = digests;
+	/**
+	 * This execution's claims so far, each only ever written together with the messages still
+	 * pending. The wait's check reads another value written beside it: that read writes the value
+	 * back when gone, and a claim found must mean its messages came with it.
+	 */
+	const claims: string[] = [];
+	const unique = () => `${this.getExecutionId() ?? ''}:${randomBytes(6).toString('base64url')}`;
+	try {
+		for (let round = 1; round <= (sharedAcrossProcesses ? CLAIM_ROUNDS : 1); round++) {
+			const claim = sharedAcrossProcesses ? [`claim:${unique()}`, `check:${unique()}`] : [];
+			const found = await inTurn([...pending, ...claims, ...claim]);
+			// A write that read the record after one of ours put that one back, our messages with
+			// it: they are still ours to confirm, not someone else's.
+			if (!claims.some((earlier) => found.has(earlier))) {
+				for (const digest of pending) if (found.has(digest)) ranBefore.add(digest);
+				pending = pending.filter((digest) => !found.has(digest));
+			}
+			if (pending.length === 0 || claim.length === 0) break;
+			claims.push(claim[0]);
+			await sleep(STORE_WRITE_SETTLE_MS);
+			if ((await inTurn([claim[1]])).has(claim[1])) break;
+			this.logger.debug(
+				`${LOG_PREFIX} another n8n process wrote the processed-data record at the same moment: checking ${pending.length} message(s) again`,
+			);
+		}
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		this.logger.warn(
+			`${LOG_PREFIX} n8n's processed-data store failed, so ${pending.length} message(s) run without the check for a run before: ${reason}`,
+		);
 	}
+	return ranBefore;
 }
 
 /** The execution modes a person starts. */
@@ -166,7 +222,8 @@ export async function firstRunsOnly(this: IExecuteFunctions): Promise<INodeExecu
 	const digests = [...new Set(tags.flatMap((tag) => (tag ? [tag.digest] : [])))];
 	if (digests.length === 0 || PERSON_STARTED.has(this.getMode())) return [items.map(untagged)];
 
-	const ranBefore = await ranBeforeOf.call(this, digests);
+	const sharedAcrossProcesses = tags.some((tag) => tag && tag.takenBy !== THIS_PROCESS);
+	const ranBefore = await ranBeforeOf.call(this, digests, sharedAcrossProcesses);
 	const kept: INodeExecutionData[] = [];
 	items.forEach((item, index) => {
 		const tag = tags[index];

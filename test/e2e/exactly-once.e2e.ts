@@ -9,33 +9,30 @@ import { sleep } from 'n8n-workflow';
 
 import { postgresEnv, startPostgres } from '../queue/services.cts';
 import type { RunningPostgres } from '../queue/services.cts';
-import { expectReadmeSection } from '../support/readme-section.cts';
-import { LAZY_ISOLATES_ENV, logFigures } from './e2e-helpers.cts';
+import { LAZY_ISOLATES_ENV } from './e2e-helpers.cts';
 import {
 	CHATS,
-	OUTCOME_TABLE_MASK,
-	outcomeTable,
-	redeliver,
+	ExactlyOnceResults,
 	settleAndCount,
 	startLanes,
 	stopLanes,
 	Traffic,
-	triggerLossAndDoubles,
 	untilGatewaysDone,
+	writeThenRedeliver,
 } from './exactly-once.cts';
-import type { Lane, Outcome } from './exactly-once.cts';
+import type { Lane } from './exactly-once.cts';
 import {
 	OUTAGE_CLOCK_SCALE,
 	scaleDeliveryClocks,
 	startRestartableN8n,
 } from './restartable-n8n.cts';
 import type { RestartableN8n } from './restartable-n8n.cts';
-import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
+import { DEFAULT_N8N_VERSION } from './n8n-install.cts';
 
 let postgres: RunningPostgres;
 let n8n: RestartableN8n;
 let lanes: Lane[];
-const results: Array<{ scenario: string; outcomes: Outcome[] }> = [];
+const results = new ExactlyOnceResults('exactly once');
 
 beforeAll(async () => {
 	// n8n as a bot runs in production: on PostgreSQL (SQLite's one writer starved n8n under the
@@ -55,19 +52,6 @@ afterAll(async () => {
 	await postgres?.stop();
 });
 
-/**
- * Nothing lost, nothing run twice. Each chat's order is measured but not asserted here: the first
- * deliveries are posted side by side, as gateways post them, and on a busy machine n8n can store a
- * chat's next message before the one a second earlier; what the trigger orders itself is a
- * catch-up, tested in test/trigger/trigger-catch-up.test.ts.
- */
-function expectExactlyOnce(scenario: string, outcomes: Outcome[]): void {
-	results.push({ scenario, outcomes });
-	logFigures(`exactly once: ${scenario}`, outcomes);
-	const { actual, none } = triggerLossAndDoubles(outcomes);
-	expect(actual).toEqual(none);
-}
-
 describe('every message exactly once in one n8n process, beside n8n’s Webhook node', () => {
 	it.each([
 		{ scenario: 'D', atOnce: false, name: 'one after another' },
@@ -75,18 +59,13 @@ describe('every message exactly once in one n8n process, beside n8n’s Webhook 
 	])(
 		'(d) 50 messages in 10 chats, each delivered 1–10 times $name: each runs once',
 		async ({ scenario, atOnce }) => {
-			const traffic = new Traffic(lanes, scenario);
-			await traffic.flow(50, 100);
-			await untilGatewaysDone(lanes, traffic, 120_000);
 			// Message k of a chat is delivered (chat + k) % 10 more times.
-			const extra = new Map(
-				[...traffic.written.values()]
-					.flat()
-					.map((message) => [message.id, (message.chat + message.place) % 10]),
-			);
-			await redeliver(lanes, new Set(extra.keys()), (id) => extra.get(id) ?? 0, atOnce);
-			const outcomes = await settleAndCount(n8n.current(), lanes, traffic, scenario);
-			expectExactlyOnce(
+			const outcomes = await writeThenRedeliver(n8n.current(), lanes, scenario, {
+				count: 50,
+				extraOf: (chat, place) => (chat + place) % 10,
+				atOnce,
+			});
+			results.expectExactlyOnce(
 				`(d) every message delivered 1–10 times, ${atOnce ? 'at once' : 'one after another'}`,
 				outcomes,
 			);
@@ -124,7 +103,7 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 				await duringStart;
 				await traffic.flow(10, 100);
 				const outcomes = await settleAndCount(n8n.current(), lanes, traffic, scenario);
-				expectExactlyOnce(
+				results.expectExactlyOnce(
 					`(b, c, e) n8n ${name} for longer than the gateways retry, then started while messages go on`,
 					outcomes,
 				);
@@ -138,15 +117,10 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 
 describe('README', () => {
 	it(`shows what real n8n ${DEFAULT_N8N_VERSION} did`, () => {
-		expect(results.map((result) => result.scenario)).toHaveLength(3);
-		if (N8N_VERSION !== DEFAULT_N8N_VERSION) return;
-		expectReadmeSection(
+		results.expectReadmeTable(
 			'exactly-once:real-n8n',
-			outcomeTable(
-				`Measured with the packed package in one n8n ${DEFAULT_N8N_VERSION} process, ${CHATS} chats writing at once, each gateway played by the simulator (its retries played faster), the same messages also delivered to n8n's own Webhook node:`,
-				results,
-			),
-			OUTCOME_TABLE_MASK,
+			3,
+			`Measured with the packed package in one n8n ${DEFAULT_N8N_VERSION} process, ${CHATS} chats writing at once, each gateway played by the simulator (its retries played faster), the same messages also delivered to n8n's own Webhook node:`,
 		);
 	});
 });

@@ -97,6 +97,7 @@ describe('the queue-mode example: docker-compose.yml', () => {
 		['DB_POSTGRESDB_DATABASE', setting(environmentOf(withImage('postgres:')[0]).POSTGRES_DB)],
 		['DB_POSTGRESDB_USER', setting(environmentOf(withImage('postgres:')[0]).POSTGRES_USER)],
 		['DB_POSTGRESDB_PASSWORD', setting(environmentOf(withImage('postgres:')[0]).POSTGRES_PASSWORD)],
+		['DB_POSTGRESDB_POOL_SIZE', '10'],
 		['QUEUE_BULL_REDIS_HOST', withImage('redis:')[0]],
 		['QUEUE_BULL_REDIS_PORT', '6379'],
 		['WEBHOOK_URL', '$WEBHOOK_URL'],

@@ -7,6 +7,7 @@
  * loopback port; `stop()` stops and removes everything, and a failed start cleans up what it began.
  */
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -38,6 +39,8 @@ export interface ClusterProcess {
 
 /** A worker or a webhook processor, which a test stops and starts again. */
 export interface StoppableProcess extends ClusterProcess {
+	/** Where it listens (webhook processors). */
+	url?: string;
 	/** Stops it: SIGTERM lets n8n shut down gracefully, SIGKILL is a crash. */
 	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 	start(): Promise<void>;
@@ -52,6 +55,8 @@ export interface QueueCluster {
 	main: N8nInstance;
 	/** The webhook processor's base URL (no trailing slash): production webhooks go here. */
 	webhookUrl: string;
+	/** The webhook processors; with several, `webhookUrl` is a balancer taking turns between them. */
+	webhookProcessors: StoppableProcess[];
 	workers: WorkerProcess[];
 	processes: ClusterProcess[];
 	postgres: RunningPostgres;
@@ -124,10 +129,66 @@ function stoppableProcess(
 	};
 }
 
+/**
+ * A load balancer in front of several webhook processors, as a deployment has (nginx's
+ * round-robin): each request goes to the next one; one that refuses the connection is skipped
+ * (nginx's proxy_next_upstream error), and 502 when none takes it.
+ */
+async function startBalancer(
+	port: number,
+	upstreams: string[],
+): Promise<{ stop: () => Promise<void> }> {
+	let turn = 0;
+	const forward = (
+		request: http.IncomingMessage,
+		body: Buffer,
+		response: http.ServerResponse,
+		tried: number,
+	) => {
+		if (tried >= upstreams.length) {
+			response.writeHead(502).end('No webhook processor answered');
+			return;
+		}
+		const upstream = new URL(upstreams[turn++ % upstreams.length]);
+		const proxied = http.request(
+			{
+				host: upstream.hostname,
+				port: upstream.port,
+				method: request.method,
+				path: request.url,
+				headers: request.headers,
+			},
+			(answer) => {
+				response.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(response);
+			},
+		);
+		proxied.on('error', (error: NodeJS.ErrnoException) => {
+			if (!response.headersSent && error.code === 'ECONNREFUSED')
+				forward(request, body, response, tried + 1);
+			else response.destroy();
+		});
+		proxied.end(body);
+	};
+	const server = http.createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => forward(request, Buffer.concat(chunks), response, 0));
+	});
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	return {
+		stop: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
 /** `env`: more environment for every process (e.g. an n8n setting under test). */
 export async function startQueueCluster(
 	workerCount = 2,
 	env: NodeJS.ProcessEnv = {},
+	webhookProcessorCount = 1,
 ): Promise<QueueCluster> {
 	const cleanups: Array<() => Promise<void>> = [];
 	const stopAll = async () => {
@@ -139,6 +200,11 @@ export async function startQueueCluster(
 		const version = N8N_VERSION;
 		const webhookPort = await freePort();
 		const webhookUrl = `http://127.0.0.1:${webhookPort}`;
+		// One processor listens on the webhook URL itself; several sit behind a balancer there.
+		const processorPorts =
+			webhookProcessorCount === 1
+				? [webhookPort]
+				: await Promise.all(Array.from({ length: webhookProcessorCount }, freePort));
 		// What every process shares: the database, the queue, the encryption key (n8nBaseEnv).
 		const shared: NodeJS.ProcessEnv = {
 			...postgresEnv(postgres),
@@ -185,22 +251,35 @@ export async function startQueueCluster(
 			return { env, logFile: path.join(userFolder, 'n8n.log') };
 		};
 
-		const webhook = await prepare('webhook');
-		const webhookProcessor = stoppableProcess(
-			'webhook',
-			'webhook',
-			['webhook'],
-			{
-				...webhook.env,
-				N8N_PORT: String(webhookPort),
-				N8N_LISTEN_ADDRESS: '127.0.0.1',
-				N8N_HOST: '127.0.0.1',
-				N8N_PROTOCOL: 'http',
-			},
-			webhook.logFile,
-			`${webhookUrl}/healthz/readiness`,
-		);
-		cleanups.push(() => webhookProcessor.stop());
+		const webhookProcessors: StoppableProcess[] = [];
+		for (const [index, port] of processorPorts.entries()) {
+			const name = processorPorts.length === 1 ? 'webhook' : `webhook-${index + 1}`;
+			const webhook = await prepare(name);
+			const url = `http://127.0.0.1:${port}`;
+			const processor = stoppableProcess(
+				name,
+				'webhook',
+				['webhook'],
+				{
+					...webhook.env,
+					N8N_PORT: String(port),
+					N8N_LISTEN_ADDRESS: '127.0.0.1',
+					N8N_HOST: '127.0.0.1',
+					N8N_PROTOCOL: 'http',
+				},
+				webhook.logFile,
+				`${url}/healthz/readiness`,
+			);
+			cleanups.push(() => processor.stop());
+			webhookProcessors.push({ ...processor, url });
+		}
+		if (processorPorts.length > 1) {
+			const balancer = await startBalancer(
+				webhookPort,
+				webhookProcessors.map((processor) => processor.url!),
+			);
+			cleanups.push(balancer.stop);
+		}
 
 		const workers: WorkerProcess[] = [];
 		for (let index = 1; index <= workerCount; index++) {
@@ -225,11 +304,12 @@ export async function startQueueCluster(
 			workers.push(processor);
 		}
 		// The webhook processor and the workers start together: n8n's start-up is CPU-bound.
-		await Promise.all([webhookProcessor, ...workers].map(async (each) => await each.start()));
-		processes.push(webhookProcessor, ...workers);
+		await Promise.all([...webhookProcessors, ...workers].map(async (each) => await each.start()));
+		processes.push(...webhookProcessors, ...workers);
 		return {
 			main,
 			webhookUrl,
+			webhookProcessors,
 			workers,
 			processes,
 			postgres,

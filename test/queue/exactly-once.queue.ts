@@ -1,0 +1,95 @@
+/**
+ * Every message exactly once in n8n's queue mode, with two webhook processors behind a load
+ * balancer taking turns (as a deployment that scales webhooks runs them) and two workers, on each
+ * gateway the credential offers, beside n8n's own Webhook node on the same messages (see
+ * test/e2e/exactly-once.cts): redeliveries one after another to one processor and then the other,
+ * and at once to both; one webhook processor killed (SIGKILL) while ten chats write. Each chat's
+ * order is reported, not asserted (see exactly-once.e2e.ts).
+ */
+import { until } from '../e2e/e2e-helpers.cts';
+import {
+	ExactlyOnceResults,
+	settleAndCount,
+	startLanes,
+	stopLanes,
+	Traffic,
+	writeThenRedeliver,
+} from '../e2e/exactly-once.cts';
+import type { Lane } from '../e2e/exactly-once.cts';
+import { DEFAULT_N8N_VERSION } from '../e2e/n8n-install.cts';
+import { startQueueCluster } from './queue-cluster.cts';
+import type { QueueCluster } from './queue-cluster.cts';
+
+let cluster: QueueCluster;
+let lanes: Lane[];
+const results = new ExactlyOnceResults('exactly once in queue mode');
+
+beforeAll(async () => {
+	// A connection per execution a worker runs at once (concurrency 10), as the README advises: with
+	// n8n's default of 2, workers failed executions here under the redeliveries ("timeout exceeded
+	// when trying to connect") after their first step had recorded the message.
+	cluster = await startQueueCluster(2, { DB_POSTGRESDB_POOL_SIZE: '10' }, 2);
+	lanes = await startLanes(cluster.main, cluster.webhookUrl);
+}, 900_000);
+
+afterAll(async () => {
+	await cluster?.stop();
+	if (lanes) await stopLanes(lanes);
+});
+
+/** The processor the `attempt`th redelivery goes to: each in turn. */
+const toProcessor = (url: string, attempt: number) =>
+	url.replace(cluster.webhookUrl, cluster.webhookProcessors[attempt % 2].url!);
+
+describe('every message exactly once in queue mode, two webhook processors and two workers', () => {
+	it('(d) 100 messages in 10 chats, each delivered 1–10 times one after another, to one processor and then the other: each runs once', async () => {
+		results.expectExactlyOnce(
+			'(d) every message delivered 1–10 times one after another, the processors in turn',
+			await writeThenRedeliver(cluster.main, lanes, 'D', {
+				count: 100,
+				extraOf: (chat, place) => (chat + place) % 10,
+				atOnce: false,
+				urlOf: toProcessor,
+			}),
+		);
+	}, 900_000);
+
+	it('(d) 100 messages in 10 chats, each delivered 2–10 times at once to both processors: each runs once', async () => {
+		results.expectExactlyOnce(
+			'(d) every message delivered 2–10 times at once, to both processors',
+			await writeThenRedeliver(cluster.main, lanes, 'O', {
+				count: 100,
+				extraOf: (chat, place) => 1 + ((chat + place) % 9),
+				atOnce: true,
+				urlOf: toProcessor,
+			}),
+		);
+	}, 900_000);
+
+	it('(b) a webhook processor killed (SIGKILL) while 100 messages arrive in 10 chats, started again: each runs once', async () => {
+		const traffic = new Traffic(lanes, 'K');
+		const flowing = traffic.flow(100, 150);
+		await until('40 messages written', 60_000, async () =>
+			traffic.total() >= 40 ? true : undefined,
+		);
+		const [killed] = cluster.webhookProcessors;
+		await killed.stop('SIGKILL');
+		await flowing;
+		await killed.start();
+		await traffic.flow(10, 100);
+		results.expectExactlyOnce(
+			'(b) a webhook processor killed (SIGKILL) while 100 messages arrive, started again',
+			await settleAndCount(cluster.main, lanes, traffic, 'K'),
+		);
+	}, 900_000);
+});
+
+describe('README', () => {
+	it(`shows what queue mode in n8n ${DEFAULT_N8N_VERSION} did`, () => {
+		results.expectReadmeTable(
+			'exactly-once:queue',
+			3,
+			`In queue mode (n8n ${DEFAULT_N8N_VERSION}: a main, two webhook processors behind a balancer taking turns, two workers, each with a pool of 10 database connections; PostgreSQL and Redis):`,
+		);
+	});
+});
