@@ -10,16 +10,8 @@ import { sleep } from 'n8n-workflow';
 import { postgresEnv, startPostgres } from '../queue/services.cts';
 import type { RunningPostgres } from '../queue/services.cts';
 import { LAZY_ISOLATES_ENV } from './e2e-helpers.cts';
-import {
-	CHATS,
-	ExactlyOnceResults,
-	settleAndCount,
-	startLanes,
-	stopLanes,
-	Traffic,
-	untilGatewaysDone,
-	writeThenRedeliver,
-} from './exactly-once.cts';
+import { CHATS, startLanes, stopLanes, Traffic, untilGatewaysDone } from './exactly-once.cts';
+import { ExactlyOnceResults, settleAndCount, writeThenRedeliver } from './exactly-once-count.cts';
 import type { Lane } from './exactly-once.cts';
 import {
 	OUTAGE_CLOCK_SCALE,

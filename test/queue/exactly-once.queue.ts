@@ -7,14 +7,12 @@
  * order is reported, not asserted (see exactly-once.e2e.ts).
  */
 import { until } from '../e2e/e2e-helpers.cts';
+import { startLanes, stopLanes, Traffic } from '../e2e/exactly-once.cts';
 import {
 	ExactlyOnceResults,
 	settleAndCount,
-	startLanes,
-	stopLanes,
-	Traffic,
 	writeThenRedeliver,
-} from '../e2e/exactly-once.cts';
+} from '../e2e/exactly-once-count.cts';
 import type { Lane } from '../e2e/exactly-once.cts';
 import { DEFAULT_N8N_VERSION } from '../e2e/n8n-install.cts';
 import { startQueueCluster } from './queue-cluster.cts';

@@ -1,0 +1,312 @@
+/**
+ * What each counting workflow ran in the exactly-once tests, by message ID (see exactly-once.cts
+ * for the gateways, lanes and traffic): lost, run twice, cut short by a kill, each chat's order,
+ * what the gateway heard; the scenarios' assertions and the README's tables. Used by
+ * test/e2e/exactly-once.e2e.ts and test/queue/exactly-once.queue.ts.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import type { Simulator } from '../simulator/index.cts';
+import { expectReadmeSection } from '../support/readme-section.cts';
+import { allExecutions, logFigures, until } from './e2e-helpers.cts';
+import {
+	CHATS,
+	GATEWAYS,
+	ID_PATTERN,
+	RECEIVER_NAMES,
+	redeliver,
+	Traffic,
+	untilGatewaysDone,
+} from './exactly-once.cts';
+import type { GatewayKey, Lane, Receiver, Written } from './exactly-once.cts';
+import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
+import type { N8nInstance } from './n8n-instance.cts';
+
+/**
+ * The message IDs each execution of a counting workflow ran (its first node's output), executions
+ * in the order n8n created them. An execution the kill cut short ran nothing to its end (n8n marks
+ * it crashed when it starts again): see idsCutShort.
+ */
+export function idsPerExecution(executions: IDataObject[], scenario: string): string[][] {
+	type Items = { main: Array<Array<{ json: IDataObject }> | null> };
+	const byId = [...executions].sort((a, b) => Number(a.id) - Number(b.id));
+	return byId.flatMap((execution) => {
+		const data = execution.data as {
+			resultData: { runData: Record<string, Array<{ data?: Items }>> };
+		};
+		const items = data.resultData.runData['On Message']?.[0]?.data?.main[0] ?? [];
+		// An item shows its message's ID in several fields (the raw envelope too): once per item.
+		const ids = items.map((item) => [...new Set(JSON.stringify(item.json).match(ID_PATTERN))]);
+		const ofScenario = ids.filter((found) => found.length > 0 && found[0][1] === scenario);
+		if (ofScenario.some((found) => found.length !== 1))
+			throw new Error(`An item carries several message IDs: ${JSON.stringify(ofScenario)}`);
+		return ofScenario.length > 0 ? [ofScenario.map((found) => found[0])] : [];
+	});
+}
+
+/**
+ * The message IDs that executions n8n marked crashed held (their start data): what n8n was running
+ * when it was killed. n8n does not run a crashed execution again (a person can retry it from the
+ * executions list), and neither does the trigger: it had started the workflow for those messages.
+ */
+export function idsCutShort(executions: IDataObject[], scenario: string): Set<string> {
+	const crashed = executions.filter((execution) => execution.status === 'crashed');
+	const ids = crashed.flatMap(
+		(execution) => JSON.stringify(execution.data ?? {}).match(ID_PATTERN) ?? [],
+	);
+	return new Set(ids.filter((id) => id[1] === scenario));
+}
+
+export interface Outcome extends IDataObject {
+	gateway: GatewayKey;
+	receiver: Receiver;
+	sent: number;
+	executions: number;
+	lost: number;
+	duplicated: number;
+	/** Messages only an execution the kill cut short held: started once, never finished. */
+	cutShort: number;
+	/** The first lost messages' IDs, to look for in n8n's log. */
+	lostIds?: string[];
+	/** The executions that held a lost message (started with it) by status, to tell where it went. */
+	lostHeldBy?: Record<string, number>;
+	/** What the gateway heard when it delivered a lost message (status and body), how often. */
+	lostAnswers?: Record<string, number>;
+	/** Chats whose messages ran in another order than written. */
+	outOfOrderChats: number;
+	/** What the gateway heard last of each delivery ("200", "404", "ECONNREFUSED"…): how many. */
+	lastAnswers?: Record<string, number>;
+}
+
+/**
+ * How the executions that started with one of `ids` (their data names it) ended: by status, and
+ * whether their first node passed any of them on.
+ */
+function statusesHolding(
+	executions: IDataObject[],
+	ids: string[],
+	scenario: string,
+): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const execution of executions) {
+		const held = ids.filter((id) => JSON.stringify(execution.data ?? {}).includes(id));
+		if (held.length === 0) continue;
+		const ran = new Set(idsPerExecution([execution], scenario).flat());
+		const key = `${String(execution.status)}, ${held.some((id) => ran.has(id)) ? 'ran it' : 'left it out'}`;
+		counts[key] = (counts[key] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/** What each attempt to deliver one of `ids` heard (status or error, and the answer's start). */
+function answersTo(simulator: Simulator, ids: string[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const delivery of simulator.deliveries) {
+		if (!ids.some((id) => JSON.stringify(delivery.body).includes(id))) continue;
+		const key = `${delivery.status ?? delivery.error} ${delivery.responseBody ?? ''}`.slice(0, 90);
+		counts[key] = (counts[key] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/** How many of a simulator's deliveries ended with each answer. */
+function lastAnswersOf(simulator: Simulator): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const outcome of simulator.deliveryOutcomes()) {
+		const last = outcome.attempts.at(-1);
+		const key = String(last?.status ?? last?.error ?? 'none').slice(0, 40);
+		counts[key] = (counts[key] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/** What one workflow ran of what was written in its lane. */
+export function outcomeOf(
+	lane: Lane,
+	receiver: Receiver,
+	written: Written[],
+	perExecution: string[][],
+	cutShort: Set<string> = new Set(),
+): Outcome {
+	const ran = perExecution.flat();
+	const seen = new Set(ran);
+	const onlyCutShort = written.filter(
+		(message) => cutShort.has(message.id) && !seen.has(message.id),
+	);
+	const lost = written.filter((message) => !seen.has(message.id) && !cutShort.has(message.id));
+	const firstRun = ran.filter((id, index) => ran.indexOf(id) === index);
+	const place = new Map(written.map((message) => [message.id, message]));
+	let outOfOrderChats = 0;
+	for (let chat = 0; chat < CHATS; chat++) {
+		const places = firstRun
+			.map((id) => place.get(id))
+			.filter((message) => message?.chat === chat)
+			.map((message) => message!.place);
+		if (places.some((value, index) => index > 0 && value < places[index - 1])) outOfOrderChats++;
+	}
+	return {
+		gateway: lane.key,
+		receiver,
+		sent: written.length,
+		executions: perExecution.length,
+		lost: lost.length,
+		duplicated: ran.length - seen.size,
+		cutShort: onlyCutShort.length,
+		...(lost.length > 0 ? { lostIds: lost.slice(0, 10).map((message) => message.id) } : {}),
+		outOfOrderChats,
+	};
+}
+
+/**
+ * Waits until every simulator is done with every delivery and n8n has finished every execution, then counts what each workflow ran.
+ */
+export async function settleAndCount(
+	n8n: N8nInstance,
+	lanes: Lane[],
+	traffic: Traffic,
+	scenario: string,
+	settleMs = 600_000,
+): Promise<Outcome[]> {
+	await untilGatewaysDone(lanes, traffic, settleMs);
+	const workflowIds = lanes.flatMap((lane) => Object.values(lane.workflowIds));
+	// Stored executions still running finish; the count must stay still for a few seconds.
+	let previous = -1;
+	await until('every execution to finish', 180_000, async () => {
+		const lists = await Promise.all(workflowIds.map(async (id) => await allExecutions(n8n, id)));
+		const all = lists.flat();
+		const done = all.every((execution) => execution.stoppedAt || execution.status === 'crashed');
+		const settled = done && all.length === previous;
+		previous = all.length;
+		if (!settled) await sleep(2000);
+		return settled ? true : undefined;
+	});
+	const outcomes: Outcome[] = [];
+	for (const lane of lanes) {
+		for (const receiver of ['trigger', 'webhookNode'] as const) {
+			const executions = (await allExecutions(n8n, lane.workflowIds[receiver], true)).filter(
+				(execution) => JSON.stringify(execution.data ?? {}).includes(`"Q${scenario}${lane.letter}`),
+			);
+			const outcome = outcomeOf(
+				lane,
+				receiver,
+				traffic.written.get(lane.letter)!,
+				idsPerExecution(executions, scenario),
+				idsCutShort(executions, scenario),
+			);
+			outcomes.push({
+				...outcome,
+				...(outcome.lostIds
+					? {
+							lostHeldBy: statusesHolding(executions, outcome.lostIds, scenario),
+							lostAnswers: answersTo(lane.simulators[receiver], outcome.lostIds),
+						}
+					: {}),
+				lastAnswers: lastAnswersOf(lane.simulators[receiver]),
+			});
+		}
+	}
+	for (const lane of lanes)
+		for (const simulator of Object.values(lane.simulators)) simulator.clearLogs();
+	return outcomes;
+}
+
+/** What a redelivery scenario writes and posts again. */
+export interface Redeliveries {
+	/** Messages written, 100 ms apart, in turn to the 10 chats. */
+	count: number;
+	/** How many more times the message at `place` of `chat` is posted again. */
+	extraOf: (chat: number, place: number) => number;
+	/** Each message's repeats all at once, or one after another. */
+	atOnce: boolean;
+	/** Where the `attempt`th repeat goes (another webhook processor). */
+	urlOf?: (url: string, attempt: number) => string;
+}
+
+/**
+ * Writes the messages, waits until the gateways delivered them, posts each one again as
+ * `redeliveries` says, and counts what each workflow ran.
+ */
+export async function writeThenRedeliver(
+	n8n: N8nInstance,
+	lanes: Lane[],
+	scenario: string,
+	redeliveries: Redeliveries,
+): Promise<Outcome[]> {
+	const traffic = new Traffic(lanes, scenario);
+	await traffic.flow(redeliveries.count, 100);
+	await untilGatewaysDone(lanes, traffic, 120_000);
+	const extra = new Map(
+		[...traffic.written.values()]
+			.flat()
+			.map((message) => [message.id, redeliveries.extraOf(message.chat, message.place)]),
+	);
+	await redeliver(
+		lanes,
+		new Set(extra.keys()),
+		(id) => extra.get(id) ?? 0,
+		redeliveries.atOnce,
+		redeliveries.urlOf,
+	);
+	return await settleAndCount(n8n, lanes, traffic, scenario);
+}
+
+/** The README's table of scenarios: `intro`, then a row per receiver and gateway of each. */
+export function outcomeTable(
+	intro: string,
+	results: Array<{ scenario: string; outcomes: Outcome[] }>,
+): string {
+	return [
+		intro,
+		'',
+		'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Cut short by the kill | Each chat’s order |',
+		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+		...results.flatMap(({ scenario, outcomes }) =>
+			outcomes.map((outcome) => outcomeRow(scenario, outcome)),
+		),
+	].join('\n');
+}
+
+/**
+ * What differs from run to run in that table: what n8n's Webhook node ran, the trigger's
+ * executions (and, where measured rather than asserted, its counts), each chat's order on a busy
+ * machine.
+ */
+export const OUTCOME_TABLE_MASK =
+	/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+ \| \d+ \| \d+ \| \d+|(?<=\| )(kept|\d+ of \d+ chats out of order)(?= \|$)/gm;
+
+/** The scenarios a test file ran: each one's outcomes asserted and logged, then the README's table. */
+export class ExactlyOnceResults {
+	private readonly results: Array<{ scenario: string; outcomes: Outcome[] }> = [];
+
+	/** `label` starts each logged line ("exactly once in queue mode"). */
+	constructor(private readonly label: string) {}
+
+	/**
+	 * The trigger lost nothing and ran nothing twice, on every gateway. Each chat's order is
+	 * measured but not asserted: the first deliveries are posted side by side, as gateways post
+	 * them, and on a busy machine n8n can store a chat's next message before the one a second
+	 * earlier; what the trigger orders itself is a catch-up, tested in
+	 * test/trigger/trigger-catch-up.test.ts.
+	 */
+	expectExactlyOnce(scenario: string, outcomes: Outcome[]): void {
+		this.results.push({ scenario, outcomes });
+		logFigures(`${this.label}: ${scenario}`, outcomes);
+		const trigger = outcomes.filter((outcome) => outcome.receiver === 'trigger');
+		expect(trigger.map(({ gateway, lost, duplicated }) => ({ gateway, lost, duplicated }))).toEqual(
+			trigger.map(({ gateway }) => ({ gateway, lost: 0, duplicated: 0 })),
+		);
+	}
+
+	/** Every one of `scenarios` ran, and the README's `section` shows them (on n8n's default version). */
+	expectReadmeTable(section: string, scenarios: number, intro: string): void {
+		expect(this.results).toHaveLength(scenarios);
+		if (N8N_VERSION !== DEFAULT_N8N_VERSION) return;
+		expectReadmeSection(section, outcomeTable(intro, this.results), OUTCOME_TABLE_MASK);
+	}
+}
+
+/** A row of the README's table. */
+export function outcomeRow(scenario: string, outcome: Outcome): string {
+	return `| ${scenario} | ${GATEWAYS[outcome.gateway].name} | ${RECEIVER_NAMES[outcome.receiver]} | ${outcome.sent} | ${outcome.executions} | ${outcome.lost} | ${outcome.duplicated} | ${outcome.cutShort} | ${outcome.outOfOrderChats === 0 ? 'kept' : `${outcome.outOfOrderChats} of ${CHATS} chats out of order`} |`;
+}
