@@ -10,6 +10,12 @@
  * A message taken live and read back here is the same delivery: the trigger's memory of
  * deliveries (delivery-memory.ts) and the processed messages (processed-messages.ts) let only one
  * of them run.
+ *
+ * While messages come, each process also reads back what came since its last read, at most every
+ * half minute (a sweep): n8n answers deliveries with errors the trigger never sees (503 "Database
+ * is not ready!" while its database checks time out under load), and a gateway that never tries
+ * again (the Messaging Gateway API, Evolution API 1.x) or stopped trying (WAHA after half a
+ * minute) would have lost those messages for good while n8n ran on.
  */
 import type {
 	IDataObject,
@@ -83,6 +89,49 @@ export async function readMissed(
 	return await MISSED_MESSAGES[gateway].read.call(this, session, since, now, CATCH_UP_LIMIT, live);
 }
 
+/** A sweep is due this long after this process's last read of a trigger's messages (or first delivery)... */
+const SWEEP_EVERY_SECONDS = 30;
+/**
+ * ...reads up to this long before now: a newer message's delivery may be on its way or about to be
+ * tried again (run by whichever comes first, once)...
+ */
+const SWEEP_GRACE_SECONDS = 10;
+/**
+ * ...and from this long before where the last read ended: a message stored late with an earlier
+ * time (a phone that was offline sends with the time it was written) is still found.
+ */
+const SWEEP_OVERLAP_SECONDS = 60;
+
+/** Per trigger, where this process's reads of the gateway ended (Unix seconds), and when it last read. */
+interface ReadBack {
+	until: number;
+	readAt: number;
+}
+const READ_BACK = new Map<string, ReadBack>();
+
+/** The span of the gateway's messages a delivery reads back now, if any (see the top). */
+function spanToRead(
+	trigger: string,
+	gapSince: number,
+	hours: number,
+	now: number,
+): { since: number; until: number; sweep: boolean } | undefined {
+	if (CATCH_UP_DUE.has(trigger)) {
+		const since = catchUpFrom(gapSince, hours, now);
+		return since === undefined ? undefined : { since, until: now, sweep: false };
+	}
+	const last = READ_BACK.get(trigger);
+	if (!last) {
+		// This process's first delivery since the activation: the sweeps start from it.
+		READ_BACK.set(trigger, { until: gapSince || now, readAt: now });
+		return undefined;
+	}
+	if (now - last.readAt < SWEEP_EVERY_SECONDS) return undefined;
+	const until = now - SWEEP_GRACE_SECONDS;
+	const since = catchUpFrom(Math.max(gapSince, last.until - SWEEP_OVERLAP_SECONDS), hours, now);
+	return since === undefined || since >= until ? undefined : { since, until, sweep: true };
+}
+
 /** The gateway a registration was made on. */
 function gatewayOf(registration: OurRegistration): GatewayName {
 	if (registration.gateway === 'waha') return 'waha';
@@ -113,6 +162,7 @@ export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
 export function forgetCatchUps(trigger: string): void {
 	CATCH_UP_DUE.delete(trigger);
 	SEEN.delete(trigger);
+	READ_BACK.delete(trigger);
 }
 
 /** Activations a person made (switched on, saved, created): the trigger listens from then on. */
@@ -129,6 +179,7 @@ export function noteActivation(mode: WorkflowActivateMode, staticData: TriggerSt
 	if (mode === 'manual' || !trigger) return;
 	staticData.activatedAt ??= Math.floor(Date.now() / 1000);
 	CATCH_UP_DUE.delete(trigger);
+	READ_BACK.delete(trigger);
 	if (PERSON_ACTIVATIONS.includes(mode)) SEEN.add(trigger);
 	else SEEN.delete(trigger);
 }
@@ -192,14 +243,13 @@ export async function caughtUpItems(
 	const { registration, staticData, filters, now } = run;
 	const trigger = registration.token;
 	const gapSince = gapStart(staticData);
-	const since = CATCH_UP_DUE.has(trigger) ? catchUpFrom(gapSince, run.hours, now) : undefined;
-	if (
-		since === undefined ||
-		!filters.events.includes('MESSAGES_UPSERT') ||
-		CATCHING_UP.has(trigger)
-	) {
-		return [];
-	}
+	if (!filters.events.includes('MESSAGES_UPSERT') || CATCHING_UP.has(trigger)) return [];
+	const span = spanToRead(trigger, gapSince, run.hours, now);
+	if (!span) return [];
+	const { since, until, sweep } = span;
+	const lastRead = READ_BACK.get(trigger);
+	// A sweep that fails is not tried again before the next one is due.
+	if (sweep && lastRead) READ_BACK.set(trigger, { ...lastRead, readAt: now });
 	const release = catchUpStarts(trigger, this.getResponseObject());
 	const taken: string[] = [];
 	try {
@@ -208,10 +258,11 @@ export async function caughtUpItems(
 			gatewayOf(registration),
 			filters.session,
 			since,
-			now,
+			until,
 			this.getBodyData(),
 		);
 		CATCH_UP_DUE.delete(trigger);
+		READ_BACK.set(trigger, { until, readAt: now });
 		const items: CaughtUpItem[] = [];
 		for (const body of missed) {
 			const delivery = checkedDelivery.call(this, registration, body);
@@ -232,7 +283,10 @@ export async function caughtUpItems(
 			item.json.caughtUp = true;
 			items.push({ item: tagged(item, { digest }), time });
 		}
-		this.logger.info(
+		// A sweep that found nothing (most of them) is no news.
+		const log = sweep && items.length === 0 ? this.logger.debug : this.logger.info;
+		log.call(
+			this.logger,
 			`${LOG_PREFIX} caught up on session "${filters.session}": ${items.length} missed message(s) since ${new Date(since * 1000).toISOString()}`,
 		);
 		// Nothing to run before the deliveries waiting: they go on now.
@@ -249,13 +303,15 @@ export async function caughtUpItems(
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {
 			CATCH_UP_DUE.delete(trigger);
+			// Nor does it sweep: the gateway said it cannot.
+			READ_BACK.set(trigger, { until: Infinity, readAt: Infinity });
 			release();
 			this.logger.warn(
 				`${LOG_PREFIX} the gateway keeps no messages the trigger can read back, so the messages of the gap since ${new Date(gapSince * 1000).toISOString()} were not caught up on: ${reason}`,
 			);
 			return [];
 		}
-		CATCH_UP_DUE.add(trigger);
+		if (!sweep) CATCH_UP_DUE.add(trigger);
 		this.logger.warn(
 			`${LOG_PREFIX} could not catch up on missed messages yet (tried again with the next delivery): ${reason}`,
 		);

@@ -130,11 +130,41 @@ const STORE_ATTEMPTS = 3;
 const STORE_RETRY_DELAY_MS = 200;
 
 /**
- * How long after its read n8n's write of the record has landed, at most: the store reads the
- * record, then writes it (two database round trips, longer when the connection pool is busy). A
- * claim is read back after this.
+ * How long after its read n8n's write of the record has landed, at most, on a database that
+ * answers at once: the store reads the record, then writes it (two database round trips). A claim
+ * is read back after this, or after longer when the store has been slow (settleMs).
  */
 export const STORE_WRITE_SETTLE_MS = 1000;
+
+/**
+ * A busy database (a connection pool all in use, a machine short of CPU) makes every process's
+ * store calls slow alike, and another worker's write lands as late after its read as this
+ * process's calls take: a claim waits this many times the slowest call seen lately...
+ */
+const SLOW_STORE_FACTOR = 3;
+/** ...seen within this long... */
+const SLOW_STORE_MEMORY_MS = 60_000;
+/** ...and never longer than this (an execution held up longer helps no one). */
+export const STORE_WRITE_SETTLE_MAX_MS = 15_000;
+
+/** The slowest store call this process made lately, and when. */
+let slowestStoreCall = { ms: 0, at: 0 };
+
+function noteStoreCall(ms: number): void {
+	const now = Date.now();
+	if (ms >= slowestStoreCall.ms || now - slowestStoreCall.at > SLOW_STORE_MEMORY_MS) {
+		slowestStoreCall = { ms, at: now };
+	}
+}
+
+/** How long a claim waits before it is read back (see STORE_WRITE_SETTLE_MS). */
+function settleMs(): number {
+	const recent = Date.now() - slowestStoreCall.at <= SLOW_STORE_MEMORY_MS ? slowestStoreCall.ms : 0;
+	return Math.min(
+		STORE_WRITE_SETTLE_MAX_MS,
+		Math.max(STORE_WRITE_SETTLE_MS, SLOW_STORE_FACTOR * recent),
+	);
+}
 
 /** Claims of one execution before its messages run anyway (two claims fail rarely). */
 const CLAIM_ROUNDS = 4;
@@ -153,13 +183,15 @@ async function ranBeforeOf(
 	// An n8n older than its processed-data store (1.6x): the memory of deliveries alone.
 	if (typeof this.helpers.checkProcessedAndRecord !== 'function') return new Set();
 	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
-	const check = async (all: string[]) =>
-		(
-			await this.helpers.checkProcessedAndRecord(all, 'node', {
-				mode: 'entries',
-				maxEntries: PROCESSED_ENTRIES,
-			})
-		).processed;
+	const check = async (all: string[]) => {
+		const started = Date.now();
+		const { processed } = await this.helpers.checkProcessedAndRecord(all, 'node', {
+			mode: 'entries',
+			maxEntries: PROCESSED_ENTRIES,
+		});
+		noteStoreCall(Date.now() - started);
+		return processed;
+	};
 	const inTurn = async (values: string[]): Promise<Set<string>> => {
 		for (let attempt = 1; ; attempt++) {
 			try {
@@ -192,7 +224,13 @@ async function ranBeforeOf(
 			}
 			if (pending.length === 0 || claim.length === 0) break;
 			claims.push(claim[0]);
-			await sleep(STORE_WRITE_SETTLE_MS);
+			const settle = settleMs();
+			if (settle > STORE_WRITE_SETTLE_MS) {
+				this.logger.debug(
+					`${LOG_PREFIX} n8n's processed-data store is slow (up to ${slowestStoreCall.ms} ms a call lately): the claim is read back after ${settle} ms`,
+				);
+			}
+			await sleep(settle);
 			if ((await inTurn([claim[1]])).has(claim[1])) break;
 			this.logger.debug(
 				`${LOG_PREFIX} another n8n process wrote the processed-data record at the same moment: checking ${pending.length} message(s) again`,

@@ -7,9 +7,11 @@
  * only once its claim is still in the record after every write that read before it has landed.
  */
 import type { IExecuteFunctions, INodeExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import {
 	firstRunsOnly,
+	STORE_WRITE_SETTLE_MAX_MS,
 	STORE_WRITE_SETTLE_MS,
 	tagged,
 } from '../../nodes/MessagingGatewayTrigger/processed-messages';
@@ -22,18 +24,37 @@ const TAG = 'messagingGatewayDelivery';
  */
 type OtherWrite = (record: string[], after: string[][]) => string[];
 
+/** A database where each store call takes `callMs`, and another process's write lands late. */
+interface SlowDatabase {
+	callMs: number;
+	/** Lands this long after our first call returned. */
+	lateWriteAfterMs: number;
+	lateWrite: OtherWrite;
+}
+
 /**
  * n8n's store as a record read and written whole; after the call numbered `n` (from 1), another
  * process's write lands: `otherWrites[n]`.
  */
-function scriptedStore(record: string[], otherWrites: Record<number, OtherWrite> = {}) {
+function scriptedStore(
+	record: string[],
+	otherWrites: Record<number, OtherWrite> = {},
+	slow?: SlowDatabase,
+) {
 	const calls: string[][] = [];
 	const after: string[][] = [];
 	return {
 		calls,
 		record: () => record,
 		checkProcessedAndRecord: async (values: string[]) => {
+			if (slow) await sleep(slow.callMs);
 			calls.push(values);
+			if (calls.length === 1 && slow) {
+				// A write that read the record before ours, landing long after.
+				void sleep(slow.lateWriteAfterMs).then(() => {
+					record = slow.lateWrite(record, after);
+				});
+			}
 			const known = new Set(record);
 			const processed = values.filter((value) => known.has(value));
 			record = [...record, ...values.filter((value) => !known.has(value))];
@@ -136,17 +157,31 @@ describe('the trigger’s execute() on a queue-mode worker (another process took
 			runs: ['first', 'second'],
 			calls: 8,
 		},
+		{
+			// Each call takes 2 s; the late write lands 6 s after our first call returned. Read back 1 s
+			// after it (at 5 s) the claim was still there; three times the slowest call (6 s) later, gone.
+			name: 'a slow database: a write that read before ours lands seconds later, having taken "first"',
+			otherWrites: {},
+			slow: {
+				callMs: 2000,
+				lateWriteAfterMs: 6000,
+				lateWrite: (record: string[]) => [...dropOurs(record, []), 'digest-first'],
+			},
+			runs: ['second'],
+			calls: 4,
+		},
 	] as Array<{
 		name: string;
 		otherWrites: Record<number, OtherWrite>;
+		slow?: SlowDatabase;
 		runs: string[];
 		calls: number;
-	}>)('$name: runs $runs', async ({ otherWrites, runs, calls }) => {
+	}>)('$name: runs $runs', async ({ otherWrites, slow, runs, calls }) => {
 		jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
 		try {
-			const store = scriptedStore(['digest-ran'], otherWrites);
+			const store = scriptedStore(['digest-ran'], otherWrites, slow);
 			const running = run('webhook', items('another process'), store);
-			await jest.advanceTimersByTimeAsync(STORE_WRITE_SETTLE_MS * 5);
+			await jest.advanceTimersByTimeAsync(STORE_WRITE_SETTLE_MAX_MS * 8);
 			const { texts, waitedMs } = await running;
 			expect(texts).toEqual([...runs, undefined]);
 			expect(store.calls).toHaveLength(calls);

@@ -74,6 +74,25 @@ function catchUpSteps(testbed: TriggerTestbed) {
 	return { simulator, start, write, gap };
 }
 
+/** Moves the clock (Date.now(), which the trigger reads) `seconds` ahead; every timer stays real. */
+function clockAhead(seconds: number): void {
+	jest.useFakeTimers({
+		now: Date.now() + seconds * 1000,
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+}
+
 /** Each execution's messages: their texts, those caught up marked with ↺. */
 const runs = (harness: TriggerHarness) =>
 	harness
@@ -122,6 +141,28 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 			expect(reads.map((request) => judge(request).outcome)).toEqual(reads.map(() => 'accepted'));
 		}
 	});
+
+	it.each([
+		{ later: 20, runs: [['before'], ['soon after'], ['after a while']] },
+		{ later: 35, runs: [['before'], ['soon after'], ['↺ lost', 'after a while']] },
+	])(
+		'n8n answered a delivery with an error and ran on (the gateway does not try again): the next delivery $later s later runs $runs',
+		async ({ later, runs: expected }) => {
+			const harness = await start();
+			await write(harness, 'before', 50);
+			harness.failNextExecutionStores(1);
+			await write(harness, 'lost', 45);
+			await write(harness, 'soon after', 0);
+			// Time passes (only the clock moves: the trigger reads it as Date.now()).
+			clockAhead(later);
+			try {
+				await write(harness, 'after a while', 0);
+			} finally {
+				jest.useRealTimers();
+			}
+			expect(runs(harness)).toEqual(expected);
+		},
+	);
 
 	it('n8n started again without activating the workflow (n8n 2.x): the first delivery in the new process catches up, once', async () => {
 		const harness = await start();
