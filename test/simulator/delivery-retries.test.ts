@@ -29,12 +29,21 @@ const { alice } = SEED.contacts;
 /** Long enough for any further attempt at scale 0 to show up. */
 const QUIET_MS = 50;
 
-/** A status, a status with headers, no answer at all, or a socket closed without an answer. */
-type Answer = number | { status: number; headers: Record<string, string> } | 'silent' | 'drop';
+/**
+ * A status, a status with headers, no answer at all, a socket closed without an answer, or one
+ * closed halfway through a 200 (a receiver stopping while it answers).
+ */
+type Answer =
+	| number
+	| { status: number; headers: Record<string, string> }
+	| 'silent'
+	| 'drop'
+	| 'cut';
 
 function scripted(answer: Answer): ScriptedResponse {
 	if (answer === 'silent') return { delayMs: 60_000 };
 	if (answer === 'drop') return { dropSocket: true };
+	if (answer === 'cut') return { status: 200, body: { received: true }, cutShort: true };
 	return typeof answer === 'number' ? { status: answer, body: {} } : { ...answer, body: {} };
 }
 
@@ -97,6 +106,7 @@ function summary(attempt: DeliveryOutcome['attempts'][number]): number | string 
 	if (/No answer within/.test(attempt.error ?? '')) return 'timeout';
 	if (/ECONNREFUSED/.test(attempt.error ?? '')) return 'refused';
 	if (/socket hang up|ECONNRESET/.test(attempt.error ?? '')) return 'reset';
+	if (/aborted|cut short/.test(attempt.error ?? '')) return 'cut';
 	return attempt.error ?? 'nothing';
 }
 
@@ -173,6 +183,7 @@ describe('how many attempts a delivery gets (retry delays at scale 0, request ti
 		],
 		['evolution-v2', 'no answer within the timeout: retried', ['silent'], ['timeout', 200], true],
 		['evolution-v2', 'connection reset: retried', ['drop'], ['reset', 200], true],
+		['evolution-v2', 'an answer cut short: retried', ['cut'], ['cut', 200], true],
 		[
 			'evolution-v2',
 			'connection refused every time: 10 attempts',
@@ -190,6 +201,7 @@ describe('how many attempts a delivery gets (retry delays at scale 0, request ti
 			false,
 		],
 		['waha', 'no answer within the timeout: retried', ['silent'], ['timeout', 200], true],
+		['waha', 'an answer cut short: retried', ['cut'], ['cut', 200], true],
 		[
 			'waha',
 			'connection refused every time: 16 requests',
@@ -200,6 +212,7 @@ describe('how many attempts a delivery gets (retry delays at scale 0, request ti
 		['spec', '500: one attempt', [500], [500], false],
 		['spec', 'no answer within the timeout: one attempt', ['silent'], ['timeout'], false],
 		['spec', 'connection refused: one attempt', 'closed', ['refused'], false],
+		['spec', 'an answer cut short: one attempt', ['cut'], ['cut'], false],
 	])('%s, %s', async (gateway, _name, answers, expected, delivered) => {
 		const sim = simulators[gateway];
 		await subscribe(gateway, sim, await targetFor(answers));

@@ -431,7 +431,16 @@ export class WebhookDispatcher implements EventSink {
 			const retryAfter = response.headers['retry-after'];
 			finish({ status: response.statusCode, retryAfter }, responseBody);
 		});
-		response.on('error', () => undefined);
+		// An answer cut short (the receiver stopped while sending it) fails the attempt, as each
+		// gateway's HTTP client rejects it: it would otherwise never end.
+		const cutShort = (error?: Error) => {
+			this.inFlight.delete(request);
+			finish({ error: error?.message ?? 'the answer was cut short' });
+		};
+		response.on('error', cutShort);
+		response.on('close', () => {
+			if (!response.complete) cutShort();
+		});
 	}
 
 	private record(delivery: WebhookDelivery): void {
