@@ -259,7 +259,7 @@ export function outcomeTable(
 	return [
 		intro,
 		'',
-		'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Cut short by the kill | Each chat’s order |',
+		'| Scenario | Gateway | Receiver | Messages | Executions | Lost | Run twice | Cut short by the stop | Each chat’s order |',
 		'| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
 		...results.flatMap(({ scenario, outcomes }) =>
 			outcomes.map((outcome) => outcomeRow(scenario, outcome)),

@@ -1,8 +1,9 @@
 /**
  * Every message exactly once in one real n8n process, on each gateway the credential offers, beside
  * n8n's own Webhook node on the same messages (see exactly-once.cts): every message redelivered up
- * to nine times, one after another and at once. The trigger loses nothing, runs nothing twice and
- * keeps each chat's order; the figures go into the README ("What reaches your workflow").
+ * to nine times, one after another and at once; and n8n stopped (SIGTERM) or killed (SIGKILL) while
+ * messages arrive, down longer than the gateways retry. The trigger loses nothing and runs nothing
+ * twice; the figures go into the README ("What reaches your workflow").
  */
 
 import { sleep } from 'n8n-workflow';
@@ -74,8 +75,8 @@ describe('every message exactly once in one n8n process, beside n8n’s Webhook 
 
 describe('every message exactly once through an n8n restart, beside n8n’s Webhook node', () => {
 	it.each([
-		// SIGTERM is not played here: n8n 2.41.1 goes on taking deliveries during its shutdown and
-		// closes some unanswered, and a WAHA retry of one then never ended here (see issue 33).
+		// As `docker stop` does: SIGTERM, and SIGKILL 10 s later if n8n has not exited.
+		{ scenario: 'T', signal: 'SIGTERM', name: 'stopped (SIGTERM)' },
 		{ scenario: 'K', signal: 'SIGKILL', name: 'killed (SIGKILL)' },
 	] as const)(
 		'(b, c, e) n8n $name while messages arrive, down longer than the gateways retry, then started while they go on: each runs once',
@@ -111,7 +112,7 @@ describe('README', () => {
 	it(`shows what real n8n ${DEFAULT_N8N_VERSION} did`, () => {
 		results.expectReadmeTable(
 			'exactly-once:real-n8n',
-			3,
+			4,
 			`Measured with the packed package in one n8n ${DEFAULT_N8N_VERSION} process, ${CHATS} chats writing at once, each gateway played by the simulator (its retries played faster), the same messages also delivered to n8n's own Webhook node:`,
 		);
 	});
