@@ -95,7 +95,7 @@ const SWEEP_EVERY_SECONDS = 30;
  * ...reads up to this long before now: a newer message's delivery may be on its way or about to be
  * tried again (run by whichever comes first, once)...
  */
-const SWEEP_GRACE_SECONDS = 10;
+const SWEEP_GRACE_SECONDS = 30;
 /**
  * ...and from this long before where the last read ended: a message stored late with an earlier
  * time (a phone that was offline sends with the time it was written) is still found.
@@ -109,7 +109,10 @@ interface ReadBack {
 }
 const READ_BACK = new Map<string, ReadBack>();
 
-/** The span of the gateway's messages a delivery reads back now, if any (see the top). */
+/**
+ * The span of the gateway's messages a delivery reads back now, if any (see the top). A sweep is
+ * counted as made when it is due: one that fails is not tried again before the next is.
+ */
 function spanToRead(
 	trigger: string,
 	gapSince: number,
@@ -129,7 +132,9 @@ function spanToRead(
 	if (now - last.readAt < SWEEP_EVERY_SECONDS) return undefined;
 	const until = now - SWEEP_GRACE_SECONDS;
 	const since = catchUpFrom(Math.max(gapSince, last.until - SWEEP_OVERLAP_SECONDS), hours, now);
-	return since === undefined || since >= until ? undefined : { since, until, sweep: true };
+	if (since === undefined || since >= until) return undefined;
+	READ_BACK.set(trigger, { ...last, readAt: now });
+	return { since, until, sweep: true };
 }
 
 /** The gateway a registration was made on. */
@@ -247,9 +252,6 @@ export async function caughtUpItems(
 	const span = spanToRead(trigger, gapSince, run.hours, now);
 	if (!span) return [];
 	const { since, until, sweep } = span;
-	const lastRead = READ_BACK.get(trigger);
-	// A sweep that fails is not tried again before the next one is due.
-	if (sweep && lastRead) READ_BACK.set(trigger, { ...lastRead, readAt: now });
 	const release = catchUpStarts(trigger, this.getResponseObject());
 	const taken: string[] = [];
 	try {

@@ -6,11 +6,9 @@
  * twice; the figures go into the README ("What reaches your workflow").
  */
 
-import { sleep } from 'n8n-workflow';
-
 import { postgresEnv, startPostgres } from '../queue/services.cts';
 import type { RunningPostgres } from '../queue/services.cts';
-import { LAZY_ISOLATES_ENV } from './e2e-helpers.cts';
+import { LAZY_ISOLATES_ENV, until } from './e2e-helpers.cts';
 import { CHATS, startLanes, stopLanes, Traffic, untilGatewaysDone } from './exactly-once.cts';
 import { ExactlyOnceResults, settleAndCount, writeThenRedeliver } from './exactly-once-count.cts';
 import type { Lane } from './exactly-once.cts';
@@ -86,7 +84,10 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 			const restoreClocks = scaleDeliveryClocks(lanes, (lane) => OUTAGE_CLOCK_SCALE[lane.key]);
 			try {
 				const flowing = traffic.flow(100, 200);
-				await sleep(3000);
+				// Once messages flow, whatever the machine's pace.
+				await until('15 messages written', 60_000, async () =>
+					traffic.total() >= 15 ? true : undefined,
+				);
 				await n8n.stop({ signal });
 				await flowing;
 				await untilGatewaysDone(lanes, traffic, 300_000);
