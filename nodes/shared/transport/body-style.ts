@@ -1,15 +1,11 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import type { GatewayRequestContext, GatewayRequestOptions } from './index';
-import { CREDENTIAL_TYPE, gatewayApiRequest } from './index';
+import { CREDENTIAL_TYPE } from './credentials';
+import type { BodyStyleSetting, GatewayRequestContext, RequestBodyStyle } from './credentials';
+import { gatewayApiRequest } from './request';
+import type { GatewayRequestOptions } from './request';
 import { DEFAULT_GATEWAY, gatewayNamed } from '../gateways';
-
-/** Shape A: `chatId` + `session`; shape B: `jid` + `sessionId` (see the credential's Request Body Style). */
-export type RequestBodyStyle = 'chatIdSession' | 'jidSessionId';
-
-/** What the credential says: one of the styles, or `auto` to find out from the gateway's answers. */
-export type BodyStyleSetting = RequestBodyStyle | 'auto';
 
 /** The choices' names in the credential, for messages that tell which one to pick. */
 export const BODY_STYLE_LABELS: Record<RequestBodyStyle, string> = {
