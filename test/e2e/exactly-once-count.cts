@@ -71,6 +71,9 @@ export interface Outcome extends IDataObject {
 	lostIds?: string[];
 	/** The executions that held a lost message (started with it) by status, to tell where it went. */
 	lostHeldBy?: Record<string, number>;
+	/** The first messages run twice: their IDs, and the executions that ran them by status. */
+	duplicatedIds?: string[];
+	duplicatedHeldBy?: Record<string, number>;
 	/** What the gateway heard when it delivered a lost message (status and body), how often. */
 	lostAnswers?: Record<string, number>;
 	/** Chats whose messages ran in another order than written. */
@@ -136,6 +139,7 @@ export function outcomeOf(
 	);
 	const lost = written.filter((message) => !seen.has(message.id) && !cutShort.has(message.id));
 	const firstRun = ran.filter((id, index) => ran.indexOf(id) === index);
+	const twice = [...new Set(ran.filter((id, index) => ran.indexOf(id) !== index))];
 	const place = new Map(written.map((message) => [message.id, message]));
 	let outOfOrderChats = 0;
 	for (let chat = 0; chat < CHATS; chat++) {
@@ -154,6 +158,7 @@ export function outcomeOf(
 		duplicated: ran.length - seen.size,
 		cutShort: onlyCutShort.length,
 		...(lost.length > 0 ? { lostIds: lost.slice(0, 10).map((message) => message.id) } : {}),
+		...(twice.length > 0 ? { duplicatedIds: twice.slice(0, 10) } : {}),
 		outOfOrderChats,
 	};
 }
@@ -201,6 +206,9 @@ export async function settleAndCount(
 							lostHeldBy: statusesHolding(executions, outcome.lostIds, scenario),
 							lostAnswers: answersTo(lane.simulators[receiver], outcome.lostIds),
 						}
+					: {}),
+				...(outcome.duplicatedIds && receiver === 'trigger'
+					? { duplicatedHeldBy: statusesHolding(executions, outcome.duplicatedIds, scenario) }
 					: {}),
 				lastAnswers: lastAnswersOf(lane.simulators[receiver]),
 			});
@@ -275,6 +283,16 @@ export function outcomeTable(
 export const OUTCOME_TABLE_MASK =
 	/(?<=Webhook node \|)[^\n]*|(?<=Trigger \| )\d+ \| \d+ \| \d+ \| \d+ \| \d+|(?<=\| )(kept|\d+ of \d+ chats out of order)(?= \|$)/gm;
 
+/** What an outcome that lost or doubled messages says of them. */
+const FAILURE_DETAILS = [
+	'lostIds',
+	'lostHeldBy',
+	'lostAnswers',
+	'duplicatedIds',
+	'duplicatedHeldBy',
+	'cutShort',
+];
+
 /** The scenarios a test file ran: each one's outcomes asserted and logged, then the README's table. */
 export class ExactlyOnceResults {
 	private readonly results: Array<{ scenario: string; outcomes: Outcome[] }> = [];
@@ -293,7 +311,20 @@ export class ExactlyOnceResults {
 		this.results.push({ scenario, outcomes });
 		logFigures(`${this.label}: ${scenario}`, outcomes);
 		const trigger = outcomes.filter((outcome) => outcome.receiver === 'trigger');
-		expect(trigger.map(({ gateway, lost, duplicated }) => ({ gateway, lost, duplicated }))).toEqual(
+		// A failure shows where the lost and doubled messages went (CI's log keeps its end only).
+		const withDetails = ({ gateway, lost, duplicated, ...rest }: Outcome) => ({
+			gateway,
+			lost,
+			duplicated,
+			...(lost + duplicated > 0
+				? {
+						details: Object.fromEntries(
+							Object.entries(rest).filter(([key]) => FAILURE_DETAILS.includes(key)),
+						),
+					}
+				: {}),
+		});
+		expect(trigger.map(withDetails)).toEqual(
 			trigger.map(({ gateway }) => ({ gateway, lost: 0, duplicated: 0 })),
 		);
 	}

@@ -40,7 +40,7 @@ import { runDataOf } from '../e2e/example-runs.cts';
 import { refusedRequests } from '../e2e/gateway-choice.cts';
 import type { HistoryGateway } from '../e2e/combine-rapid.cts';
 import type { CredentialRef } from '../e2e/workflows.cts';
-import { startQueueCluster } from './queue-cluster.cts';
+import { N8N_SHUTDOWN_GRACE_MS, startQueueCluster } from './queue-cluster.cts';
 import type { QueueCluster, WorkerProcess } from './queue-cluster.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -146,7 +146,9 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 								: undefined,
 						);
 						stoppedAt = Date.now();
-						await stopped.stop('SIGTERM');
+						// On a busy machine the executions waiting out the silence, each also waiting for its
+						// claim on the processed messages, take longer than docker stop's 10 s.
+						await stopped.stop('SIGTERM', N8N_SHUTDOWN_GRACE_MS);
 						exitedAt = Date.now();
 					})()
 				: undefined;

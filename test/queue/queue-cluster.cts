@@ -37,12 +37,18 @@ export interface ClusterProcess {
 	loaderProblems(): string[];
 }
 
+/**
+ * The grace n8n itself gives what it runs when it is asked to stop (N8N_GRACEFUL_SHUTDOWN_TIMEOUT's
+ * default, 30 s): a stop that is to be graceful waits that long before the kill.
+ */
+export const N8N_SHUTDOWN_GRACE_MS = 30_000;
+
 /** A worker or a webhook processor, which a test stops and starts again. */
 export interface StoppableProcess extends ClusterProcess {
 	/** Where it listens (webhook processors). */
 	url?: string;
-	/** Stops it: SIGTERM lets n8n shut down gracefully, SIGKILL is a crash. */
-	stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+	/** Stops it: SIGTERM lets n8n shut down gracefully (SIGKILL after `graceMs`, 10 s by default), SIGKILL is a crash. */
+	stop(signal?: 'SIGTERM' | 'SIGKILL', graceMs?: number): Promise<void>;
 	start(): Promise<void>;
 	running(): boolean;
 	/** How the last stopped run of the worker ended: its exit code, or the signal that ended it. */
@@ -118,8 +124,8 @@ function stoppableProcess(
 			await untilReady(name, readinessUrl, current, logFile);
 		},
 		// A crash: the whole group at once, no shutdown. Either way the log is closed after.
-		stop: async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
-			if (current && running()) await current.stop({ signal });
+		stop: async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM', graceMs?: number) => {
+			if (current && running()) await current.stop({ signal, graceMs });
 		},
 		running,
 		exit: () =>

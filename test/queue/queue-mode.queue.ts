@@ -35,7 +35,7 @@ import {
 } from '../e2e/workflows.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
 import type { CredentialRef } from '../e2e/workflows.cts';
-import { startQueueCluster, WORKER_CONCURRENCY } from './queue-cluster.cts';
+import { N8N_SHUTDOWN_GRACE_MS, startQueueCluster, WORKER_CONCURRENCY } from './queue-cluster.cts';
 import type { QueueCluster } from './queue-cluster.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -336,7 +336,8 @@ describe('n8n 2.41.1 in queue mode: main, webhook processor, two workers', () =>
 				onAnswered: (answered) => {
 					if (answered !== WORKER_STOP.stopAfter) return;
 					stoppedAt = Date.now();
-					stopping = stopped.stop(signal);
+					// A graceful stop gets n8n's own grace: each execution it finishes waits for its claim.
+					stopping = stopped.stop(signal, signal === 'SIGTERM' ? N8N_SHUTDOWN_GRACE_MS : undefined);
 				},
 			});
 			await stopping;
