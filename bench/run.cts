@@ -1,8 +1,8 @@
 /**
  * `npm run bench [-- --quick] [part…]`: measures the package against its floors and rivals (see
- * README → Performance) and writes bench/results/<date>.json and .md (<date>-<parts>[-quick] for
- * a run of some parts or a quick one). A full run (every part, not --quick) also writes the README's
- * Performance table. Parts: engine, throttle, trigger, load, n8n.
+ * docs/performance.md) and writes bench/results/<date>.json and .md (<date>-<parts>[-quick] for
+ * a run of some parts or a quick one). A full run (every part, not --quick) also writes the
+ * Performance table of docs/performance.md. Parts: engine, throttle, trigger, load, n8n.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -91,10 +91,12 @@ async function main(): Promise<void> {
 	fs.writeFileSync(`${base}.md`, renderMarkdown(run));
 	log(`results: ${path.relative(PROJECT_ROOT, base)}.json and .md`);
 	if (!quick && full) {
-		writeReadmeSection('performance:results', renderSummary(run));
-		log('README.md Performance section written');
+		const file = writeReadmeSection('performance:results', renderSummary(run));
+		log(`${file}: the Performance table written`);
 	} else {
-		log('README.md left as it is (only a full run, every part and not --quick, writes it)');
+		log(
+			'the Performance table left as it is (only a full run, every part and not --quick, writes it)',
+		);
 	}
 	console.log(renderSummary(run));
 }

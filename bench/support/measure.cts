@@ -1,7 +1,7 @@
 /**
  * The pieces every part of `npm run bench` shares: interleaved repetitions (so a slow moment of the
  * machine hits every variant alike), min/median statistics, and the result shape the runner writes
- * to bench/results/ and renders into the README's Performance section.
+ * to bench/results/ and renders into the Performance table of docs/performance.md.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -93,7 +93,7 @@ export interface PartResult {
 }
 
 export interface BenchContext {
-	/** Fewer rounds and items: a quick look while working, never for the README. */
+	/** Fewer rounds and items: a quick look while working, never for docs/performance.md. */
 	quick: boolean;
 	log(line: string): void;
 }

@@ -1,7 +1,7 @@
 /**
  * Turns a bench run into its files: bench/results/<date>.json (every figure) and <date>.md (the
- * same as prose and tables), and the README's Performance table, rendered from the newest JSON so
- * the README's figures always come from a run (test/package/bench-results.test.ts checks it).
+ * same as prose and tables), and the Performance table of docs/performance.md, rendered from the
+ * newest JSON so its figures always come from a run (test/package/bench-results.test.ts checks it).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -39,7 +39,7 @@ function loadText(load: number[] | undefined): string {
 	return load ? load.map((value) => value.toFixed(2)).join(' / ') : 'not recorded';
 }
 
-/** The README's Performance table (and the head of the Markdown results). */
+/** The Performance table of docs/performance.md (and the head of the Markdown results). */
 export function renderSummary(run: BenchRun): string {
 	const lines = [
 		`Measured by \`npm run bench\` on ${run.date} (package ${run.packageVersion}${run.commit ? `, commit ${run.commit.slice(0, 7)}` : ''}), ` +
@@ -88,7 +88,7 @@ export function resultBaseName(date: string): string {
 
 /**
  * The newest full run (every part, not quick) in bench/results/, or undefined when there is none.
- * A run of some parts (`npm run bench -- n8n`) is kept beside it but never renders the README.
+ * A run of some parts (`npm run bench -- n8n`) is kept beside it but never renders docs/performance.md.
  */
 export function newestRun(folder = RESULTS_FOLDER): BenchRun | undefined {
 	if (!fs.existsSync(folder)) return undefined;

@@ -6,7 +6,7 @@
  * answer (2xx) and Evolution API 1.8.2's own routes and jsonschema validation. Every case runs again
  * with the credential's Gateway set to each other gateway (Evolution API v2, WAHA), against the
  * simulator playing it, each request judged by that gateway's own routes and validation. The
- * verdicts make the README table "Gateways, operation by operation".
+ * verdicts make the table "Gateways, operation by operation" of docs/compatibility.md.
  */
 import axios from 'axios';
 import type { INodeExecutionData, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
@@ -59,7 +59,7 @@ interface Variant {
 }
 
 interface OperationCase {
-	/** As the README names it: "Message: Send Text". */
+	/** As the compatibility table names it: "Message: Send Text". */
 	operation: string;
 	resource: string;
 	name: string;
@@ -100,7 +100,7 @@ const PROCEDURES = new Set(['message.combineRapid']);
 const SPEC_NOT_OFFERED = new Set(['contact.getPhoneOrLid']);
 const NODE_OPERATIONS = new Map([...nodeOperations()].filter(([key]) => !PROCEDURES.has(key)));
 
-/** `resource.operation` of an operation as the README names it ("Contact: Get" -> "contact.get"). */
+/** `resource.operation` of an operation as the compatibility table names it ("Contact: Get" -> "contact.get"). */
 function keyOf(operationName: string): string {
 	return [...NODE_OPERATIONS].find(([, name]) => name === operationName)?.[0] ?? operationName;
 }
@@ -162,7 +162,7 @@ const AUDIO_ITEM = binaryItem(
 	'hello.mp3',
 );
 
-// One row per operation of the node, in the README's order.
+// One row per operation of the node, in the operation reference's order.
 const OPERATIONS: OperationCase[] = [
 	op('channel.create', { name: 'Acme News', description: 'Offers and opening hours' }, [
 		{
@@ -868,7 +868,7 @@ describe('the requests of every operation', () => {
 		expect(inBothOrNeither).toEqual([]);
 	});
 
-	it('are in the README as the compatibility table', () => {
+	it('are in docs/compatibility.md as the compatibility table', () => {
 		const rows: OperationResult[] = OPERATIONS.map((operationCase) => ({
 			operation: operationCase.operation,
 			endpoint: specEndpoint(operationCase.operation),

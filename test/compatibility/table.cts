@@ -1,4 +1,7 @@
-/** Turns the verdicts of every case into the README's compatibility table, one row per operation. */
+/**
+ * Turns the verdicts of every case into the compatibility table of docs/compatibility.md, one row per
+ * operation.
+ */
 import type { RequestBodyStyle } from '../../nodes/shared/transport';
 import type { Verdict } from './verdicts.cts';
 

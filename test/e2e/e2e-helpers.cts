@@ -320,7 +320,7 @@ export function startCpuHog(): ChildProcess {
 	return spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 }
 
-/** Figures a test measured, in the run's log (the README gets them through its own section). */
+/** Figures a test measured, in the run's log (the documentation gets them through its own section). */
 export function logFigures(what: string, figures: object): void {
 	console.log(`${what}: ${JSON.stringify(figures)}`);
 }

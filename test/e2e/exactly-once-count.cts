@@ -1,7 +1,7 @@
 /**
  * What each counting workflow ran in the exactly-once tests, by message ID (see exactly-once.cts
  * for the gateways, lanes and traffic): lost, run twice, cut short by a kill, each chat's order,
- * what the gateway heard; the scenarios' assertions and the README's tables. Used by
+ * what the gateway heard; the scenarios' assertions and the tables of docs/reliability.md. Used by
  * test/e2e/exactly-once.e2e.ts and test/queue/exactly-once.queue.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -259,7 +259,7 @@ export async function writeThenRedeliver(
 	return await settleAndCount(n8n, lanes, traffic, scenario);
 }
 
-/** The README's table of scenarios: `intro`, then a row per receiver and gateway of each. */
+/** The table of scenarios (docs/reliability.md): `intro`, then a row per receiver and gateway of each. */
 export function outcomeTable(
 	intro: string,
 	results: Array<{ scenario: string; outcomes: Outcome[] }>,
@@ -293,7 +293,7 @@ const FAILURE_DETAILS = [
 	'cutShort',
 ];
 
-/** The scenarios a test file ran: each one's outcomes asserted and logged, then the README's table. */
+/** The scenarios a test file ran: each one's outcomes asserted and logged, then their table. */
 export class ExactlyOnceResults {
 	private readonly results: Array<{ scenario: string; outcomes: Outcome[] }> = [];
 
@@ -329,7 +329,7 @@ export class ExactlyOnceResults {
 		);
 	}
 
-	/** Every one of `scenarios` ran, and the README's `section` shows them (on n8n's default version). */
+	/** Every one of `scenarios` ran, and the `section` in docs/ shows them (on n8n's default version). */
 	expectReadmeTable(section: string, scenarios: number, intro: string): void {
 		expect(this.results).toHaveLength(scenarios);
 		if (N8N_VERSION !== DEFAULT_N8N_VERSION) return;
@@ -337,7 +337,7 @@ export class ExactlyOnceResults {
 	}
 }
 
-/** A row of the README's table. */
+/** A row of the table in docs/reliability.md. */
 export function outcomeRow(scenario: string, outcome: Outcome): string {
 	return `| ${scenario} | ${GATEWAYS[outcome.gateway].name} | ${RECEIVER_NAMES[outcome.receiver]} | ${outcome.sent} | ${outcome.executions} | ${outcome.lost} | ${outcome.duplicated} | ${outcome.cutShort} | ${outcome.outOfOrderChats === 0 ? 'kept' : `${outcome.outOfOrderChats} of ${CHATS} chats out of order`} |`;
 }

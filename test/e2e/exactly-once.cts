@@ -30,7 +30,7 @@ interface GatewayPlay {
 	simulator: SimulatorOptions;
 	/** The credential's Gateway (none: the default, the Messaging Gateway API). */
 	credentialGateway?: string;
-	/** What the gateway does after a failed delivery, at the pace played, for the README. */
+	/** What the gateway does after a failed delivery, at the pace played, for docs/reliability.md. */
 	retries: string;
 	/** Points the yardstick simulator's session at n8n's Webhook node, as its user would. */
 	registerWebhookNode(simulator: Simulator, url: string): Promise<void>;

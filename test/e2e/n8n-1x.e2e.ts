@@ -2,7 +2,7 @@
  * n8n 1.x, which many self-hosters still run. A compact set runs on n8n 1.123.81 (installed once
  * into a cache folder of its own, under the same lock as 2.41.1) and, side by side, on 2.41.1: the
  * echo bot (activation, an incoming message, one reply) and a Send Text → Chat Get Many workflow run
- * with `n8n execute`. What ran is written to the README's n8n-versions section. The whole suite
+ * with `n8n execute`. What ran is written to the n8n-versions section of docs/compatibility.md. The whole suite
  * runs on 1.x with N8N_E2E_VERSION=1.123.81.
  */
 import axios from 'axios';
@@ -24,7 +24,7 @@ import { ACTION_TYPE, CREDENTIAL_TYPE, echoBotWorkflow, plainNode } from './work
 import type { CredentialRef, WorkflowJson } from './workflows.cts';
 
 const N8N_1X: N8nVersion = '1.123.81';
-/** Newest first, as the README lists them. */
+/** Newest first, as docs/compatibility.md lists them. */
 const VERSIONS: N8nVersion[] = [DEFAULT_N8N_VERSION, N8N_1X];
 const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice;
@@ -272,7 +272,7 @@ const SCENARIOS = {
 	sendThenList: 'Send Text → Chat Get Many (`n8n execute`)',
 };
 
-describe('README', () => {
+describe('docs/compatibility.md', () => {
 	it('lists what ran on each n8n version and what needs n8n 2.x', () => {
 		const rows = VERSIONS.map((version) => {
 			const { runtime, scenarios } = measured.get(version)!;

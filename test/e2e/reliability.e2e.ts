@@ -2,7 +2,7 @@
  * Reliability in a real n8n (2.41.1, or the one N8N_E2E_VERSION picks): both "On Error" continue
  * modes route and pair every item, a burst of 1,000 deliveries (50 at a time) makes exactly 1,000
  * executions, and 1,000 sends with 1% failing split 990 / 10 with each message sent exactly once.
- * The figures of 2.41.1 go into the README.
+ * The figures of 2.41.1 go into docs/reliability.md.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -430,8 +430,8 @@ describe('a delivery n8n cannot store', () => {
 	});
 });
 
-describe('README', () => {
-	it(`shows what real n8n did (the README shows n8n ${DEFAULT_N8N_VERSION}'s figures)`, () => {
+describe('docs/reliability.md', () => {
+	it(`shows what real n8n did (the page shows n8n ${DEFAULT_N8N_VERSION}'s figures)`, () => {
 		const { errorOutput, regularOutput, bulk } = figures as Record<string, IDataObject>;
 		expect([errorOutput, regularOutput, bulk, figures.held].every(Boolean)).toBe(true);
 		expect(bursts).toHaveLength(4);
@@ -468,7 +468,7 @@ describe('README', () => {
 				/within \d+ s/g,
 			);
 		} else {
-			// A run on another n8n (N8N_E2E_VERSION) measures the README's figures too, except in the
+			// A run on another n8n (N8N_E2E_VERSION) measures the page's figures too, except in the
 			// rows of what needs n8n 2.x, where the tests above checked what this version does instead.
 			const shown = (readReadmeSection('reliability:real-n8n') ?? '').split('\n');
 			const comparable = rows.filter((row) => !row.needs || hasFeature(n8n, row.needs));

@@ -1,5 +1,5 @@
 /**
- * The README's Performance table comes from a run: it must be exactly what the newest full result
+ * The Performance table (docs/performance.md) comes from a run: it must be exactly what the newest full result
  * file in bench/results/ renders, that run must cover every part, and every missed goal must say why.
  */
 import { BENCH_PARTS, newestRun, renderSummary } from '../../bench/support/report.cts';
@@ -26,7 +26,7 @@ describe('bench results', () => {
 		},
 	);
 
-	it('is the table in the README', () => {
+	it('is the table in docs/performance.md', () => {
 		expect(readReadmeSection('performance:results')).toBe(renderSummary(run!).trim());
 	});
 });

@@ -1,3 +1,5 @@
+import { sectionDocuments } from '../support/readme-section.cts';
+
 import { headingAnchor, markdownAnchors, packageMetadata, relativeLinks } from './metadata.cts';
 
 const metadata = packageMetadata();
@@ -28,7 +30,8 @@ describe('package metadata', () => {
 });
 
 describe('links in the documents', () => {
-	it.each(['README.md', 'docs/gateway-api.md', 'examples/README.md', 'CHANGELOG.md'])(
+	// README.md and every page under docs/, then the other documents a reader reaches from them.
+	it.each([...sectionDocuments(), 'examples/README.md', 'CHANGELOG.md'])(
 		'%s: every relative link reaches a file, and every anchor a heading',
 		(file) => {
 			const broken = relativeLinks(file).filter((link) => !link.exists || !link.anchorFound);

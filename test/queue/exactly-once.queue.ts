@@ -19,7 +19,7 @@ let lanes: Lane[];
 const results = new ExactlyOnceResults('exactly once in queue mode');
 
 beforeAll(async () => {
-	// A connection per execution a worker runs at once (concurrency 10), as the README advises: with
+	// A connection per execution a worker runs at once (concurrency 10), as docs/queue-mode.md advises: with
 	// n8n's default of 2, workers failed executions here under the redeliveries ("timeout exceeded
 	// when trying to connect") after their first step had recorded the message.
 	cluster = await startQueueCluster(2, { DB_POSTGRESDB_POOL_SIZE: '10' }, 2);
@@ -61,7 +61,7 @@ describe('every message exactly once in queue mode, two webhook processors and t
 	}, 900_000);
 });
 
-describe('README', () => {
+describe('docs/reliability.md', () => {
 	it(`shows what queue mode in n8n ${DEFAULT_N8N_VERSION} did`, () => {
 		results.expectReadmeTable(
 			'exactly-once:queue',

@@ -42,7 +42,7 @@ const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice;
 const BURST = { deliveries: 500, concurrency: 25 };
 const WORKER_STOP = { deliveries: 200, concurrency: 25, stopAfter: 60, replyDelayMs: 1500 };
-/** Figures for the README, filled by the tests that measure them. */
+/** Figures for docs/queue-mode.md, filled by the tests that measure them. */
 const figures: Record<string, IDataObject> = {};
 
 let simulator: Simulator;
@@ -406,7 +406,7 @@ describe('n8n 2.41.1 in queue mode: main, webhook processor, two workers', () =>
 		},
 	);
 
-	it('shows the measured figures in the README', () => {
+	it('shows the measured figures in docs/queue-mode.md', () => {
 		const { burst, SIGTERM: term, SIGKILL: kill } = figures;
 		expect([burst, term, kill].every(Boolean)).toBe(true);
 		expectReadmeSection(

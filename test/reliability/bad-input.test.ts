@@ -500,7 +500,7 @@ const CASES: BadInput[] = [
 	),
 ];
 
-/** Per operation and class, what the matrix covered, for the README. */
+/** Per operation and class, what the matrix covered, for docs/reliability.md. */
 const covered: Array<{ kind: string; operation: string }> = [];
 
 describe('bad input is refused by name before any request', () => {
@@ -549,7 +549,7 @@ describe('bad input is refused by name before any request', () => {
 	});
 });
 
-describe('README', () => {
+describe('docs/reliability.md', () => {
 	it('shows what the bad-input matrix covered', () => {
 		expect(covered).toHaveLength(CASES.length);
 		const operations = new Set(covered.map((entry) => entry.operation));

@@ -598,7 +598,7 @@ const FAULTS: FaultCase[] = [
 	},
 ];
 
-/** What each case measured, for the README. */
+/** What each case measured, for docs/reliability.md. */
 const measured: Array<{ fault: string; outcome: string; code: string; requests: number }> = [];
 
 function withOtherHost(answers: ScriptedResponse[]): ScriptedResponse[] {
@@ -887,9 +887,13 @@ describe('files: the key only on the gateway own file route', () => {
 		otherHost.respondWith({ status: 200, headers: { 'content-type': 'image/jpeg' }, body: 'jpeg' });
 
 		// The other host, on loopback here, stands for a public one.
-		const result = await runRoute(download(`${server.url}/api/files/acme-sales/a.jpg`), server.url, {
-			allowPrivateFileHosts: true,
-		});
+		const result = await runRoute(
+			download(`${server.url}/api/files/acme-sales/a.jpg`),
+			server.url,
+			{
+				allowPrivateFileHosts: true,
+			},
+		);
 
 		expect(outputJson(result)).toEqual([
 			{ mimeType: 'image/jpeg', fileName: 'a.jpg', text: 'jpeg' },
@@ -918,7 +922,7 @@ describe('logs', () => {
 	});
 });
 
-describe('README', () => {
+describe('docs/reliability.md', () => {
 	it('states the request rules with the limits the code uses', () => {
 		const mb = (bytes: number) => `${bytes / (1024 * 1024)} MB`;
 		const s = (ms: number) => `${ms / 1000} s`;

@@ -7,7 +7,7 @@
  */
 export type Gateway = 'spec' | 'evolution-v2' | 'waha';
 
-/** The Evolution API release the `evolution-v2` gateway plays (what changes between them: see the README). */
+/** The Evolution API release the `evolution-v2` gateway plays (what changes between them: see docs/using-the-nodes.md). */
 export type EvolutionVersion = '2.3.0' | '2.3.6' | '2.3.7' | '2.4.0';
 
 /** The WAHA engine the `waha` gateway plays: it decides the shape of `_data` and of `from`/`to`. */
