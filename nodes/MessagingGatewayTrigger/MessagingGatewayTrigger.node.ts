@@ -268,6 +268,9 @@ export class MessagingGatewayTrigger implements INodeType {
 				const registrar = await webhookRegistrarOf.call(this);
 				const registered = await registrar.isRegistered.call(this, staticData, wanted);
 				if (registered) noteActivation(this.getActivationMode(), staticData);
+				this.logger.debug(
+					`${LOG_PREFIX} activation (${this.getActivationMode()}): the webhook is ${registered ? 'registered' : 'not registered'}`,
+				);
 				return registered;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -276,6 +279,7 @@ export class MessagingGatewayTrigger implements INodeType {
 				const registrar = await webhookRegistrarOf.call(this);
 				await registrar.register.call(this, staticData, wanted);
 				noteActivation(this.getActivationMode(), staticData);
+				this.logger.debug(`${LOG_PREFIX} activation (${this.getActivationMode()}): registered`);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -347,7 +351,13 @@ export class MessagingGatewayTrigger implements INodeType {
 		const digest = deliveryDigest(delivery.identity(filters));
 		// After a gap, the missed messages go first: one found among them is not run again.
 		const catchingUp = catchUpUnderWay(trigger);
-		if (catchingUp) await catchingUp;
+		if (catchingUp) {
+			const waitedFrom = Date.now();
+			await catchingUp;
+			this.logger.debug(
+				`${LOG_PREFIX} a delivery waited ${Date.now() - waitedFrom} ms for the catch-up under way`,
+			);
+		}
 		const now = Math.floor(Date.now() / 1000);
 		const verdict = DELIVERIES.verdict(trigger, staticData.delivered, digest, now);
 		if (verdict === 'duplicate') {

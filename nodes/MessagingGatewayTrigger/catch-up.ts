@@ -152,7 +152,7 @@ const CATCHING_UP = new Map<string, Promise<void>>();
 /** Triggers this process is to catch up on (from gapStart: static data says when). */
 const CATCH_UP_DUE = new Set<string>();
 /** The longest a delivery waits for a catch-up's execution to be stored. */
-const CATCH_UP_WAIT_MS = 60_000;
+export const CATCH_UP_WAIT_MS = 60_000;
 
 /**
  * The catch-up under way for a trigger in this process, to wait for (at most a minute: n8n answers
@@ -204,8 +204,12 @@ export function markFirstDelivery(trigger: string): void {
 	CATCH_UP_DUE.add(trigger);
 }
 
-/** Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release` is called. */
-function catchUpStarts(trigger: string, response: WatchedResponse): () => void {
+/**
+ * Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release`
+ * is called, or a minute has passed: a delivery n8n never answers must not hold every later one
+ * (nor keep the next catch-up from running).
+ */
+export function catchUpStarts(trigger: string, response: WatchedResponse): () => void {
 	let release = () => {};
 	const settled = new Promise<void>((resolve) => {
 		release = () => {
@@ -216,6 +220,7 @@ function catchUpStarts(trigger: string, response: WatchedResponse): () => void {
 	CATCHING_UP.set(trigger, settled);
 	response.once?.('finish', release);
 	response.once?.('close', release);
+	void sleep(CATCH_UP_WAIT_MS).then(release);
 	return release;
 }
 
@@ -254,6 +259,10 @@ export async function caughtUpItems(
 	const { since, until, sweep } = span;
 	const release = catchUpStarts(trigger, this.getResponseObject());
 	const taken: string[] = [];
+	const started = Date.now();
+	this.logger.debug(
+		`${LOG_PREFIX} reading back the messages of session "${filters.session}" from ${new Date(since * 1000).toISOString()} to ${new Date(until * 1000).toISOString()} (${sweep ? 'sweep' : 'catch-up'})`,
+	);
 	try {
 		const missed = await readMissed.call(
 			this,
@@ -265,6 +274,9 @@ export async function caughtUpItems(
 		);
 		CATCH_UP_DUE.delete(trigger);
 		READ_BACK.set(trigger, { until, readAt: now });
+		this.logger.debug(
+			`${LOG_PREFIX} read ${missed.length} message(s) back in ${Date.now() - started} ms`,
+		);
 		const items: CaughtUpItem[] = [];
 		for (const body of missed) {
 			const delivery = checkedDelivery.call(this, registration, body);

@@ -41,10 +41,23 @@ const ENTRY_LENGTH = DIGEST_LENGTH + EXPIRY_DIGITS;
 const UNANSWERED_WAIT_MS = 10 * 60 * 1000;
 const UNANSWERED_POLL_MS = 200;
 
+/** A taken delivery an answer settles: its trigger, digest and entry (none taken again since). */
+type Settled = [trigger: string, digest: string, taken: ProcessEntry];
+
 interface ProcessEntry {
 	expires: number;
 	done: boolean;
+	/** When it was taken (Unix seconds): a delivery n8n has not answered for long never will be. */
+	takenAt: number;
 }
+
+/**
+ * How long a taken delivery counts as in progress without n8n's answer (seconds). n8n answers
+ * once it has stored the execution, within seconds; one it has not answered in two minutes (a
+ * request n8n dropped) runs at the gateway's next try or the next catch-up, and the execution's
+ * first step leaves it out if the first one ran after all (processed-messages.ts).
+ */
+export const PENDING_FOR_SECONDS = 120;
 
 /** A delivery this process saw answered, kept a while to add to copies of the record that lack it. */
 interface RecentlyDone {
@@ -114,7 +127,7 @@ export class DeliveryMemory {
 	private readonly byTrigger = new Map<string, Map<string, ProcessEntry>>();
 	private readonly recentlyDone = new Map<string, RecentlyDone[]>();
 	/** The deliveries each answer not written yet settles (trigger, digest). */
-	private readonly awaitingAnswer = new WeakMap<WatchedResponse, Array<[string, string]>>();
+	private readonly awaitingAnswer = new WeakMap<WatchedResponse, Settled[]>();
 	/**
 	 * The record this process last returned per trigger, read: while static data still holds that
 	 * very text (the next delivery in this process, most often) nothing is scanned or parsed again.
@@ -127,7 +140,10 @@ export class DeliveryMemory {
 	/** Whether the delivery was run already, is being run, or is new. */
 	verdict(trigger: string, stored: unknown, digest: string, now: number): DeliveryVerdict {
 		const known = this.byTrigger.get(trigger)?.get(digest);
-		if (known && known.expires > now) return known.done ? 'duplicate' : 'in progress';
+		if (known && known.expires > now) {
+			if (known.done) return 'duplicate';
+			if (now - known.takenAt < PENDING_FOR_SECONDS) return 'in progress';
+		}
 		const record = recordOf(stored);
 		const written = this.lastWritten.get(trigger);
 		if (written?.text === record) {
@@ -154,9 +170,10 @@ export class DeliveryMemory {
 	): string {
 		const entries = this.entriesOf(trigger);
 		entries.delete(digest);
-		entries.set(digest, { expires, done: false });
+		const taken: ProcessEntry = { expires, done: false, takenAt: now };
+		entries.set(digest, taken);
 		if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
-		this.settleWithAnswer(trigger, digest, response);
+		this.settleWithAnswer(trigger, digest, taken, response);
 
 		const text = recordOf(stored);
 		const written = this.lastWritten.get(trigger);
@@ -223,29 +240,36 @@ export class DeliveryMemory {
 	 * Done on a 2xx answer; forgotten on any other. When the gateway closes the connection before
 	 * n8n answered (it timed out), n8n goes on and still stores the execution or fails to: the
 	 * entry stays pending (a retry meanwhile gets 409) until n8n writes its answer to the closed
-	 * connection, which settles it the same way; forgotten if n8n never does.
+	 * connection, which settles it the same way; forgotten if n8n never does. An answer settles only
+	 * the entries it was taken with: one taken again since (PENDING_FOR_SECONDS) is another's.
 	 */
-	private settleWithAnswer(trigger: string, digest: string, response: WatchedResponse): void {
+	private settleWithAnswer(
+		trigger: string,
+		digest: string,
+		taken: ProcessEntry,
+		response: WatchedResponse,
+	): void {
 		if (typeof response.once !== 'function') {
 			// A response that cannot be watched: n8n holds what it was given.
-			this.markDone(trigger, digest);
+			this.markDone(trigger, digest, taken);
 			return;
 		}
 		// One pair of listeners per answer, however many deliveries it settles (a catch-up's).
 		const waiting = this.awaitingAnswer.get(response);
 		if (waiting) {
-			waiting.push([trigger, digest]);
+			waiting.push([trigger, digest, taken]);
 			return;
 		}
-		const settles: Array<[string, string]> = [[trigger, digest]];
+		const settles: Settled[] = [[trigger, digest, taken]];
 		this.awaitingAnswer.set(response, settles);
 		let settled = false;
 		const settleAll = (done: boolean) => {
 			if (settled) return;
 			settled = true;
 			this.awaitingAnswer.delete(response);
-			for (const [each, eachDigest] of settles) {
-				if (done) this.markDone(each, eachDigest);
+			for (const [each, eachDigest, eachTaken] of settles) {
+				if (this.byTrigger.get(each)?.get(eachDigest) !== eachTaken) continue;
+				if (done) this.markDone(each, eachDigest, eachTaken);
 				else this.forget(each, eachDigest);
 			}
 		};
@@ -274,9 +298,7 @@ export class DeliveryMemory {
 		return response.writableEnded === true;
 	}
 
-	private markDone(trigger: string, digest: string): void {
-		const known = this.byTrigger.get(trigger)?.get(digest);
-		if (!known) return;
+	private markDone(trigger: string, digest: string, known: ProcessEntry): void {
 		known.done = true;
 		let recent = this.recentlyDone.get(trigger);
 		if (!recent) {

@@ -8,6 +8,7 @@ import { sleep } from 'n8n-workflow';
 import {
 	deliveryDigest,
 	DeliveryMemory,
+	PENDING_FOR_SECONDS,
 	recordWithout,
 } from '../../nodes/MessagingGatewayTrigger/delivery-memory';
 
@@ -57,9 +58,15 @@ class Response {
 	}
 }
 
-function take(memory: DeliveryMemory, stored: unknown, name: string, expires = NOW + 60) {
+function take(
+	memory: DeliveryMemory,
+	stored: unknown,
+	name: string,
+	expires = NOW + 60,
+	now = NOW,
+) {
 	const response = new Response();
-	const after = memory.accept(TRIGGER, stored, D[name], expires, NOW, response);
+	const after = memory.accept(TRIGGER, stored, D[name], expires, now, response);
 	return { response, after };
 }
 
@@ -101,6 +108,35 @@ describe('the verdict on a delivery', () => {
 		}
 		expect(memory.verdict(TRIGGER, stored, D.a, NOW)).toBe(verdict);
 	});
+
+	it.each([
+		{ after: PENDING_FOR_SECONDS - 1, verdict: 'in progress' },
+		{ after: PENDING_FOR_SECONDS, verdict: 'new' },
+	])(
+		'taken here, n8n has not answered $after s later (a request it dropped): $verdict',
+		({ after, verdict }) => {
+			const memory = new DeliveryMemory(10);
+			take(memory, '', 'a', NOW + 3600);
+			expect(memory.verdict(TRIGGER, '', D.a, NOW + after)).toBe(verdict);
+		},
+	);
+
+	it.each([
+		{ firstAnswers: 500, verdict: 'in progress' },
+		{ firstAnswers: 200, verdict: 'in progress' },
+	])(
+		'taken again after n8n left it unanswered: the first answer, coming late ($firstAnswers), settles only its own',
+		({ firstAnswers, verdict }) => {
+			const memory = new DeliveryMemory(10);
+			const first = take(memory, '', 'a', NOW + 3600);
+			const later = NOW + PENDING_FOR_SECONDS;
+			const second = take(memory, '', 'a', NOW + 3600, later);
+			first.response.answer(firstAnswers);
+			expect(memory.verdict(TRIGGER, '', D.a, later)).toBe(verdict);
+			second.response.answer(200);
+			expect(memory.verdict(TRIGGER, '', D.a, later)).toBe('duplicate');
+		},
+	);
 
 	it('a taken delivery answered 409 is forgotten', () => {
 		const memory = new DeliveryMemory(10);
