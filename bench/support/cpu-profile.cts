@@ -39,6 +39,15 @@ export async function profiledShare(
 	run: () => Promise<unknown>,
 	chosen: (url: string) => boolean,
 ): Promise<ProfiledRun> {
+	const { totalMs, chosenMs } = await profiledShares(run, { chosen });
+	return { totalMs, chosenMs: chosenMs.chosen };
+}
+
+/** profiledShare for several choices of scripts at once, counted in one profile. */
+export async function profiledShares<Name extends string>(
+	run: () => Promise<unknown>,
+	choices: Record<Name, (url: string) => boolean>,
+): Promise<{ totalMs: number; chosenMs: Record<Name, number> }> {
 	const session = new Session();
 	session.connect();
 	let taken: Profile;
@@ -54,17 +63,23 @@ export async function profiledShare(
 	} finally {
 		session.disconnect();
 	}
-	const isChosen = new Map(taken.nodes.map((node) => [node.id, chosen(node.callFrame.url)]));
+	const names = Object.keys(choices) as Name[];
+	const urlOf = new Map(taken.nodes.map((node) => [node.id, node.callFrame.url]));
 	// A sample stands for the time until the next one (as Chrome's DevTools count it): the first
 	// delta is the wait from the profiler's start to its first sample, not the program's time.
-	let chosenUs = 0;
+	const chosenUs = Object.fromEntries(names.map((name) => [name, 0])) as Record<Name, number>;
 	let totalUs = 0;
 	let at = taken.startTime;
 	const times = taken.timeDeltas.map((delta) => (at += delta));
 	taken.samples.forEach((nodeId, index) => {
 		const lasted = (times[index + 1] ?? taken.endTime) - times[index];
 		totalUs += lasted;
-		if (isChosen.get(nodeId)) chosenUs += lasted;
+		const url = urlOf.get(nodeId) ?? '';
+		for (const name of names) if (choices[name](url)) chosenUs[name] += lasted;
 	});
-	return { chosenMs: chosenUs / 1000, totalMs: totalUs / 1000 };
+	const chosenMs = Object.fromEntries(names.map((name) => [name, chosenUs[name] / 1000])) as Record<
+		Name,
+		number
+	>;
+	return { chosenMs, totalMs: totalUs / 1000 };
 }

@@ -11,14 +11,3 @@ export function workIn(url: string): () => number {
 		{ filename: url },
 	) as () => number;
 }
-
-/**
- * Calls `work` for about `ms` milliseconds. Short calls, not one long loop: V8 names no function
- * for a long loop's code optimized on the stack before the profiler started.
- */
-export function keepBusy(work: () => number, ms: number): number {
-	const end = Date.now() + ms;
-	let total = 0;
-	while (Date.now() < end) total += work();
-	return total;
-}
