@@ -148,7 +148,7 @@ function gatewayOf(registration: OurRegistration): GatewayName {
  * (it holds the execution): a delivery meanwhile waits for it, so that its message runs after the
  * missed ones of its chat, or is found among them.
  */
-const CATCHING_UP = new Map<string, Promise<void>>();
+const CATCHING_UP = new Map<string, { settled: Promise<void>; startedAt: number }>();
 /** Triggers this process is to catch up on (from gapStart: static data says when). */
 const CATCH_UP_DUE = new Set<string>();
 /** The longest a delivery waits for a catch-up's execution to be stored. */
@@ -159,8 +159,23 @@ export const CATCH_UP_WAIT_MS = 60_000;
  * every delivery, but a delivery must not hang on one); none most of the time.
  */
 export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
-	const settled = CATCHING_UP.get(trigger);
-	return settled && Promise.race([settled, sleep(CATCH_UP_WAIT_MS)]);
+	const underWay = heldBy(trigger);
+	if (!underWay) return undefined;
+	const left = CATCH_UP_WAIT_MS - (Date.now() - underWay.startedAt);
+	return Promise.race([underWay.settled, sleep(left)]);
+}
+
+/**
+ * The catch-up holding a trigger's deliveries, if any: for a minute at most, so a delivery n8n
+ * never answers holds no later one, nor keeps the next catch-up from running.
+ */
+function heldBy(trigger: string) {
+	const underWay = CATCHING_UP.get(trigger);
+	if (underWay && Date.now() - underWay.startedAt >= CATCH_UP_WAIT_MS) {
+		CATCHING_UP.delete(trigger);
+		return undefined;
+	}
+	return underWay;
 }
 
 /** A trigger that stopped: nothing of it is this process's to remember. */
@@ -206,21 +221,19 @@ export function markFirstDelivery(trigger: string): void {
 
 /**
  * Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release`
- * is called, or a minute has passed: a delivery n8n never answers must not hold every later one
- * (nor keep the next catch-up from running).
+ * is called, or a minute has passed (heldBy).
  */
 export function catchUpStarts(trigger: string, response: WatchedResponse): () => void {
 	let release = () => {};
 	const settled = new Promise<void>((resolve) => {
 		release = () => {
-			if (CATCHING_UP.get(trigger) === settled) CATCHING_UP.delete(trigger);
+			if (CATCHING_UP.get(trigger)?.settled === settled) CATCHING_UP.delete(trigger);
 			resolve();
 		};
 	});
-	CATCHING_UP.set(trigger, settled);
+	CATCHING_UP.set(trigger, { settled, startedAt: Date.now() });
 	response.once?.('finish', release);
 	response.once?.('close', release);
-	void sleep(CATCH_UP_WAIT_MS).then(release);
 	return release;
 }
 
@@ -253,7 +266,7 @@ export async function caughtUpItems(
 	const { registration, staticData, filters, now } = run;
 	const trigger = registration.token;
 	const gapSince = gapStart(staticData);
-	if (!filters.events.includes('MESSAGES_UPSERT') || CATCHING_UP.has(trigger)) return [];
+	if (!filters.events.includes('MESSAGES_UPSERT') || heldBy(trigger)) return [];
 	const span = spanToRead(trigger, gapSince, run.hours, now);
 	if (!span) return [];
 	const { since, until, sweep } = span;
