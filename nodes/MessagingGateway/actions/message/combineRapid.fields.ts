@@ -1,4 +1,7 @@
-/** Combine Rapid Messages' fields, and their defaults and bounds, which the reader checks against too. */
+/**
+ * Combine Rapid Messages' fields, with their defaults and bounds: the reader checks what an
+ * expression gives against the same numbers.
+ */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { sessionFields } from '../common.descriptions';

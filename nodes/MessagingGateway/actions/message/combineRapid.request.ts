@@ -1,4 +1,7 @@
-/** What Combine Rapid Messages was asked for one item: the turn's rule and its output, checked before any request. */
+/**
+ * What Combine Rapid Messages was asked for one item, read and checked before any request: the
+ * rule that cuts a turn, and how the turn comes out.
+ */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { parseFullMessageId } from '../../../shared/identifiers';

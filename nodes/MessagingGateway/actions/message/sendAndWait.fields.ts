@@ -1,4 +1,7 @@
-/** Send and Wait for Response's fields: the question, the answers offered, how the links travel, the wait limit. */
+/**
+ * Send and Wait for Response's fields: the question, the answers offered, how the links travel,
+ * and the wait limit.
+ */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { sendTargetField, sessionFields } from '../common.descriptions';
