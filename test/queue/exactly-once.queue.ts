@@ -3,14 +3,20 @@
  * balancer taking turns (as a deployment that scales webhooks runs them) and two workers, on each
  * gateway the credential offers, beside n8n's own Webhook node on the same messages (see
  * test/e2e/exactly-once.cts): redeliveries one after another to one processor and then the other,
- * and at once to both. (A webhook processor killed while ten chats write lost 2 of 110 Evolution API v2
- * messages in 1 of 3 runs, answered 404 by the processor starting again: see issue 33.) Each chat's
- * order is reported, not asserted (see exactly-once.e2e.ts).
+ * and at once to both; and both processors down while messages arrive (one stopped, one killed),
+ * longer than the gateways retry, then started while messages go on. Each chat's order is reported,
+ * not asserted (see exactly-once.e2e.ts).
  */
-import { startLanes, stopLanes } from '../e2e/exactly-once.cts';
-import { ExactlyOnceResults, writeThenRedeliver } from '../e2e/exactly-once-count.cts';
+import { until } from '../e2e/e2e-helpers.cts';
+import { startLanes, stopLanes, Traffic, untilGatewaysDone } from '../e2e/exactly-once.cts';
+import {
+	ExactlyOnceResults,
+	settleAndCount,
+	writeThenRedeliver,
+} from '../e2e/exactly-once-count.cts';
 import type { Lane } from '../e2e/exactly-once.cts';
 import { DEFAULT_N8N_VERSION } from '../e2e/n8n-install.cts';
+import { OUTAGE_CLOCK_SCALE, scaleDeliveryClocks } from '../e2e/restartable-n8n.cts';
 import { startQueueCluster } from './queue-cluster.cts';
 import type { QueueCluster } from './queue-cluster.cts';
 
@@ -61,11 +67,41 @@ describe('every message exactly once in queue mode, two webhook processors and t
 	}, 900_000);
 });
 
+describe('every message exactly once in queue mode through the webhook processors’ outage', () => {
+	it('(b, c, e) one processor stopped (SIGTERM), the other killed (SIGKILL) while messages arrive, down longer than the gateways retry, then started while they go on: each runs once', async () => {
+		const [stopped, killed] = cluster.webhookProcessors;
+		const traffic = new Traffic(lanes, 'P');
+		// The gateways give up within the outage: only a catch-up brings those messages back.
+		const restoreClocks = scaleDeliveryClocks(lanes, (lane) => OUTAGE_CLOCK_SCALE[lane.key]);
+		try {
+			const flowing = traffic.flow(100, 200);
+			await until('15 messages written', 60_000, async () =>
+				traffic.total() >= 15 ? true : undefined,
+			);
+			// The balancer answers 502 while neither takes a delivery, as nginx does.
+			await Promise.all([stopped.stop('SIGTERM'), killed.stop('SIGKILL')]);
+			await flowing;
+			await untilGatewaysDone(lanes, traffic, 300_000);
+			// Messages go on while the processors start (refused, then 404 until their webhooks are in place).
+			const duringStart = traffic.flow(40, 250);
+			await Promise.all([stopped.start(), killed.start()]);
+			await duringStart;
+			await traffic.flow(10, 100);
+			results.expectExactlyOnce(
+				'(b, c, e) both webhook processors down (one stopped, one killed) for longer than the gateways retry, then started while messages go on',
+				await settleAndCount(cluster.main, lanes, traffic, 'P'),
+			);
+		} finally {
+			restoreClocks();
+		}
+	}, 900_000);
+});
+
 describe('docs/reliability.md', () => {
 	it(`shows what queue mode in n8n ${DEFAULT_N8N_VERSION} did`, () => {
 		results.expectReadmeTable(
 			'exactly-once:queue',
-			2,
+			3,
 			`In queue mode (n8n ${DEFAULT_N8N_VERSION}: a main, two webhook processors behind a balancer taking turns, two workers, each with a pool of 10 database connections; PostgreSQL and Redis):`,
 		);
 	});
