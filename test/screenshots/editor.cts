@@ -465,6 +465,13 @@ function formView(view: {
 	};
 }
 
+/** The trigger's form: the node, its description and the chosen options it names (Events). */
+const TRIGGER_FORM = {
+	nodeOf: triggerNodeOf,
+	descriptionOf: (built: BuiltNodes) => built.trigger,
+	choiceFields: ['events'],
+};
+
 export const EDITOR_VIEWS: EditorView[] = [
 	{
 		name: 'nodes-panel',
@@ -519,9 +526,7 @@ export const EDITOR_VIEWS: EditorView[] = [
 		name: 'trigger',
 		caption: 'The trigger: session, events, filters and options',
 		workflowOf: (sandbox) => sandbox.echoBot,
-		nodeOf: triggerNodeOf,
-		descriptionOf: (built) => built.trigger,
-		choiceFields: ['events'],
+		...TRIGGER_FORM,
 	}),
 	{
 		name: 'echo-bot-run',
@@ -597,8 +602,6 @@ export const EDITOR_VIEWS: EditorView[] = [
 		name: 'trigger-waha',
 		caption: "The trigger with a WAHA credential, and WAHA's own option Redeliver For",
 		workflowOf: (sandbox) => sandbox.wahaEchoBot,
-		nodeOf: triggerNodeOf,
-		descriptionOf: (built) => built.trigger,
-		choiceFields: ['events'],
+		...TRIGGER_FORM,
 	}),
 ];
