@@ -11,6 +11,8 @@ import * as path from 'node:path';
 
 import { NodeHelpers } from 'n8n-workflow';
 import type {
+	ICredentialType,
+	IDataObject,
 	INode,
 	INodeProperties,
 	INodePropertyOptions,
@@ -19,6 +21,7 @@ import type {
 import { chromium } from 'playwright-core';
 import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 
+import { combineRapidWorkflow } from '../e2e/combine-rapid.cts';
 import { activate, createCredential, until } from '../e2e/e2e-helpers.cts';
 import { n8nVersionProfile } from '../e2e/n8n-install.cts';
 import { DEFAULT_OWNER, startN8n } from '../e2e/n8n-instance.cts';
@@ -36,6 +39,7 @@ export const VIEWPORT = { width: 1280, height: 800 };
 const SESSION = SEED.instances.connected.name;
 const CUSTOMER = SEED.contacts.alice;
 const CREDENTIAL_NAME = 'Messaging Gateway account';
+const WAHA_CREDENTIAL_NAME = 'WAHA account';
 /** What the seed customer writes to the echo bot. */
 const CUSTOMER_TEXT = 'Hi! Is my order ready?';
 /** What the Send Text workflow sends the seed customer. */
@@ -46,24 +50,39 @@ interface CreatedWorkflow {
 	json: WorkflowJson;
 }
 
-/** The simulator and an n8n with the package, a credential and the workflows the views show. */
+/** The simulators (the spec's and WAHA's) and an n8n with the package, its credentials and the views' workflows. */
 export interface EditorSandbox {
 	simulator: Simulator;
 	n8n: N8nInstance;
 	credential: CredentialRef;
+	/** Gateway: WAHA, on a second simulator that plays WAHA. */
+	wahaCredential: CredentialRef;
 	/** Active: an incoming message runs it (the executions view). */
 	echoBot: CreatedWorkflow;
 	/** Manual Trigger → Send Text (the Send Text form). */
 	sendText: CreatedWorkflow;
+	/** Trigger → Combine Rapid Messages → Send Text (the Combine Rapid Messages form). */
+	combineRapid: CreatedWorkflow;
+	/** Inactive: the echo bot with the WAHA credential (the trigger's form on WAHA). */
+	wahaEchoBot: CreatedWorkflow;
 	stop(): Promise<void>;
 }
 
-/** The action node of a workflow (ours, whatever prefix its type has). */
-function actionNodeOf(workflow: WorkflowJson): INode {
-	const node = workflow.nodes.find((candidate) => candidate.type.endsWith('.messagingGateway'));
-	if (!node) throw new Error(`"${workflow.name}" has no Messaging Gateway node`);
+/** The action node of a workflow (ours, whatever prefix its type has), the first of `operation` if given. */
+function actionNodeOf(workflow: WorkflowJson, operation?: string): INode {
+	const node = workflow.nodes.find(
+		(candidate) =>
+			candidate.type.endsWith('.messagingGateway') &&
+			(!operation || candidate.parameters.operation === operation),
+	);
+	if (!node) {
+		const doing = operation ? ` doing ${operation}` : '';
+		throw new Error(`"${workflow.name}" has no Messaging Gateway node${doing}`);
+	}
 	return node;
 }
+
+const combineRapidNodeOf = (workflow: WorkflowJson) => actionNodeOf(workflow, 'combineRapid');
 
 function triggerNodeOf(workflow: WorkflowJson): INode {
 	const node = workflow.nodes.find((candidate) =>
@@ -105,6 +124,17 @@ function sendTextWorkflow(echoBot: WorkflowJson): WorkflowJson {
 	};
 }
 
+/** The echo bot on WAHA, its trigger with WAHA's own option (Redeliver For) set, so the form shows it. */
+function wahaEchoBotWorkflow(credential: CredentialRef): WorkflowJson {
+	const workflow = echoBotWorkflow(credential, SESSION);
+	const trigger = triggerNodeOf(workflow);
+	trigger.parameters = {
+		...trigger.parameters,
+		options: { redeliverMinutes: 30 },
+	};
+	return { ...workflow, name: 'Echo bot on WAHA (Messaging Gateway)' };
+}
+
 async function createWorkflow(n8n: N8nInstance, json: WorkflowJson): Promise<CreatedWorkflow> {
 	const created = await n8n.api.post('/workflows', json);
 	if (created.status !== 200) {
@@ -120,51 +150,74 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 	// Without a browser nothing can be shown: find (or install) it before starting n8n.
 	chromiumPath();
 	const simulator = await startSimulator();
+	let wahaSimulator: Simulator | undefined;
 	let n8n: N8nInstance | undefined;
 	const stop = async () => {
 		await n8n?.stop();
+		await wahaSimulator?.stop();
 		await simulator.stop();
 	};
 	try {
+		wahaSimulator = await startSimulator({ gateway: 'waha' });
 		n8n = await startN8n({ env: { N8N_LOG_LEVEL: 'info' } });
 		const credential = await createCredential(n8n, CREDENTIAL_NAME, {
 			baseUrl: simulator.url,
 			apiKey: simulator.apiKey,
 		});
+		const wahaCredential = await createCredential(n8n, WAHA_CREDENTIAL_NAME, {
+			gateway: 'waha',
+			baseUrl: wahaSimulator.url,
+			apiKey: wahaSimulator.apiKey,
+		});
 		const echoBot = await createWorkflow(n8n, echoBotWorkflow(credential, SESSION));
 		await activate(n8n, echoBot.id);
 		const sendText = await createWorkflow(n8n, sendTextWorkflow(echoBot.json));
-		return { simulator, n8n, credential, echoBot, sendText, stop };
+		const combineRapid = await createWorkflow(n8n, combineRapidWorkflow(credential, SESSION));
+		const wahaEchoBot = await createWorkflow(n8n, wahaEchoBotWorkflow(wahaCredential));
+		return {
+			simulator,
+			n8n,
+			credential,
+			wahaCredential,
+			echoBot,
+			sendText,
+			combineRapid,
+			wahaEchoBot,
+			stop,
+		};
 	} catch (error) {
 		await stop();
 		throw error;
 	}
 }
 
-/** The node descriptions as built into dist/ (the ones that ship). */
+/** The node descriptions and the credential as built into dist/ (the ones that ship). */
 export interface BuiltNodes {
 	action: INodeTypeDescription;
 	trigger: INodeTypeDescription;
+	credential: ICredentialType;
 }
 
-function loadBuiltDescription(file: string): INodeTypeDescription {
+/** A new instance of the class the built `file` exports under the file's name. */
+function loadBuilt<T>(file: string): T {
 	const absolute = path.join(PROJECT_ROOT, file);
 	if (!fs.existsSync(absolute)) throw new Error(`${file} is missing: run npm run build first`);
 	const className = path.basename(file).split('.')[0];
-	const exported = require(absolute) as Record<
-		string,
-		new () => { description: INodeTypeDescription }
-	>;
-	return new exported[className]().description;
+	const exported = require(absolute) as Record<string, new () => T>;
+	return new exported[className]();
 }
 
 export function builtNodes(): BuiltNodes {
 	const manifest = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8'));
-	const descriptions = (manifest.n8n.nodes as string[]).map(loadBuiltDescription);
+	const descriptions = (manifest.n8n.nodes as string[]).map(
+		(file) => loadBuilt<{ description: INodeTypeDescription }>(file).description,
+	);
 	const trigger = descriptions.find((description) => description.group.includes('trigger'));
 	const action = descriptions.find((description) => description !== trigger);
+	const [credential] = (manifest.n8n.credentials as string[]).map(loadBuilt<ICredentialType>);
 	if (!action || !trigger) throw new Error('package.json lists no action node or no trigger');
-	return { action, trigger };
+	if (!credential) throw new Error('package.json lists no credential');
+	return { action, trigger, credential };
 }
 
 /** The fields the editor shows for `node`, decided by n8n's own rule (displayOptions, version). */
@@ -183,6 +236,14 @@ function shownFields(description: INodeTypeDescription, node: INode): INodePrope
 	);
 }
 
+/** The credential's Gateway field: its label and the names of its choices. */
+function gatewayField(credential: ICredentialType): { label: string; choices: string[] } {
+	const field = credential.properties.find((property) => property.name === 'gateway');
+	if (!field) throw new Error(`The credential ${credential.displayName} has no Gateway field`);
+	const options = (field.options ?? []) as INodePropertyOptions[];
+	return { label: field.displayName, choices: options.map((option) => option.name) };
+}
+
 /** The names of the options of `node`'s field `name` whose values it holds, as its select shows them. */
 function chosenOptionNames(description: INodeTypeDescription, node: INode, name: string): string[] {
 	const field = shownFields(description, node).find((property) => property.name === name);
@@ -196,19 +257,29 @@ function chosenOptionNames(description: INodeTypeDescription, node: INode, name:
 
 /**
  * What `node`'s form shows: its credential, the labels of its fields (notices aside: they are
- * sentences, not labels) and the names of the options chosen in the `choiceFields`.
+ * sentences, not labels) and of the entries set in its collections (Options, Filters), and the
+ * names of the options chosen in the `choiceFields`.
  */
 function formTexts(
 	description: INodeTypeDescription,
 	node: INode,
-	sandbox: EditorSandbox,
 	choiceFields: string[],
 ): string[] {
-	const labels = shownFields(description, node)
+	const fields = shownFields(description, node);
+	const labels = fields
 		.filter((property) => !['notice', 'callout', 'hidden'].includes(property.type))
 		.map((property) => property.displayName);
+	const entries = fields
+		.filter((property) => property.type === 'collection')
+		.flatMap((collection) => {
+			const set = Object.keys((node.parameters[collection.name] ?? {}) as IDataObject);
+			return ((collection.options ?? []) as INodeProperties[])
+				.filter((entry) => set.includes(entry.name))
+				.map((entry) => entry.displayName);
+		});
 	const choices = choiceFields.flatMap((name) => chosenOptionNames(description, node, name));
-	return [sandbox.credential.name, ...labels, ...choices];
+	const credentials = Object.values(node.credentials ?? {}).map((credential) => credential.name);
+	return [...credentials, ...labels, ...entries, ...choices];
 }
 
 /** What the nodes panel lists for the operations of `node`'s resource: their action texts, else names. */
@@ -367,6 +438,40 @@ async function echoBotRun(sandbox: EditorSandbox): Promise<string> {
 	return finished[0].id;
 }
 
+/** A view of one node's form, opened in the workflow `workflowOf` picks, with nothing run. */
+function formView(view: {
+	name: string;
+	caption: string;
+	workflowOf: (sandbox: EditorSandbox) => CreatedWorkflow;
+	nodeOf: (workflow: WorkflowJson) => INode;
+	descriptionOf: (built: BuiltNodes) => INodeTypeDescription;
+	/** The fields whose chosen options the form must show by name. */
+	choiceFields: string[];
+}): EditorView {
+	return {
+		name: view.name,
+		caption: view.caption,
+		show: async (page, sandbox) => {
+			await openWorkflow(page, sandbox, view.workflowOf(sandbox), view.nodeOf, { form: true });
+			// Off the form, onto the empty input panel: a hovered field shows its Fixed/Expression switch.
+			await page.mouse.move(VIEWPORT.width / 6, VIEWPORT.height / 5);
+		},
+		expectedTexts: (built, sandbox) =>
+			formTexts(
+				view.descriptionOf(built),
+				view.nodeOf(view.workflowOf(sandbox).json),
+				view.choiceFields,
+			),
+	};
+}
+
+/** The trigger's form: the node, its description and the chosen options it names (Events). */
+const TRIGGER_FORM = {
+	nodeOf: triggerNodeOf,
+	descriptionOf: (built: BuiltNodes) => built.trigger,
+	choiceFields: ['events'],
+};
+
 export const EDITOR_VIEWS: EditorView[] = [
 	{
 		name: 'nodes-panel',
@@ -415,17 +520,14 @@ export const EDITOR_VIEWS: EditorView[] = [
 			await closeNotifications(page);
 		},
 		expectedTexts: ({ action }, sandbox) =>
-			formTexts(action, actionNodeOf(sandbox.sendText.json), sandbox, ['resource', 'operation']),
+			formTexts(action, actionNodeOf(sandbox.sendText.json), ['resource', 'operation']),
 	},
-	{
+	formView({
 		name: 'trigger',
 		caption: 'The trigger: session, events, filters and options',
-		show: async (page, sandbox) => {
-			await openWorkflow(page, sandbox, sandbox.echoBot, triggerNodeOf, { form: true });
-		},
-		expectedTexts: ({ trigger }, sandbox) =>
-			formTexts(trigger, triggerNodeOf(sandbox.echoBot.json), sandbox, ['events']),
-	},
+		workflowOf: (sandbox) => sandbox.echoBot,
+		...TRIGGER_FORM,
+	}),
 	{
 		name: 'echo-bot-run',
 		caption: 'An echo bot run: a message arrived and the bot answered',
@@ -461,4 +563,45 @@ export const EDITOR_VIEWS: EditorView[] = [
 			`Echo: ${CUSTOMER_TEXT}`,
 		],
 	},
+	{
+		name: 'credential-gateway',
+		caption:
+			'The credential, its Gateway list open: Messaging Gateway API, Evolution API v2 or WAHA',
+		show: async (page, sandbox) => {
+			await page.goto(`${sandbox.n8n.url}/home/credentials/${sandbox.credential.id}`);
+			// The editor tests a saved credential on opening: wait for its answer, or its banner
+			// would push the form down while the picture is taken.
+			await byTestId(page, 'credentials-config-container-test-success').waitFor();
+			const { label, choices } = gatewayField(builtNodes().credential);
+			await byTestId(page, 'credential-connection-parameter')
+				.filter({ has: page.getByText(label, { exact: true }) })
+				.locator('input')
+				.click();
+			// The last choice drawn: the list has opened.
+			await page
+				.getByRole('option')
+				.filter({ has: page.getByText(choices.at(-1) ?? '', { exact: true }) })
+				.waitFor();
+			// Onto the dialog's empty side menu: the hovered field shows its Fixed/Expression switch.
+			await page.mouse.move(VIEWPORT.width / 4, (VIEWPORT.height * 3) / 4);
+		},
+		expectedTexts: ({ credential }) => {
+			const { label, choices } = gatewayField(credential);
+			return [label, ...choices];
+		},
+	},
+	formView({
+		name: 'combine-rapid',
+		caption: 'Message → Combine Rapid Messages: the message, the silence time and options',
+		workflowOf: (sandbox) => sandbox.combineRapid,
+		nodeOf: combineRapidNodeOf,
+		descriptionOf: (built) => built.action,
+		choiceFields: ['resource', 'operation'],
+	}),
+	formView({
+		name: 'trigger-waha',
+		caption: "The trigger with a WAHA credential, and WAHA's own option Redeliver For",
+		workflowOf: (sandbox) => sandbox.wahaEchoBot,
+		...TRIGGER_FORM,
+	}),
 ];
