@@ -120,13 +120,17 @@ function redisAnswers(port: number): Promise<boolean> {
 	});
 }
 
-export async function startRedis(): Promise<RunningService> {
-	const redisServer = debianProgram({
+/** Debian's redis-server, installed first where that is allowed (see debian-package.cts). */
+export const redisServerPath = (): string =>
+	debianProgram({
 		binary: '/usr/bin/redis-server',
 		debianPackage: 'redis-server',
 		label: 'redis',
 		neededFor: "Redis is needed for n8n's queue mode",
 	});
+
+export async function startRedis(): Promise<RunningService> {
+	const redisServer = redisServerPath();
 	const port = await freePort();
 	const started = await startProcess(
 		'Redis',
