@@ -14,7 +14,7 @@ import { COMMON_EVENT_LABELS, EVENT_OPTIONS } from '../shared/events';
 import { searchSessions, SESSION_SUBTITLE, sessionFields } from '../shared/session';
 import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
 import { WAHA_WEBHOOKS } from '../shared/gateways/waha/webhook';
-import type { GatewayName } from '../shared/gateways';
+import type { GatewayName } from '../shared/transport';
 import { selectedGateway } from '../shared/transport';
 import {
 	CATCH_UP_HOURS,

@@ -25,7 +25,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { GatewayName } from '../shared/gateways';
+import type { GatewayName } from '../shared/transport';
 import { EVOLUTION_V2_MISSED } from '../shared/gateways/evolution-v2/missed';
 import { WAHA_MISSED } from '../shared/gateways/waha/missed';
 import type { MissedMessages } from '../shared/missed-messages';

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import type { GatewayName } from '../shared/gateways';
+import type { GatewayName } from '../shared/transport';
 import { evolutionLidPair } from '../shared/gateways/evolution-v2/lids';
 import { wahaLidPair } from '../shared/gateways/waha/lids';
 import { selectedGateway } from '../shared/transport';

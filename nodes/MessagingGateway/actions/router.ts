@@ -7,12 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { DEFAULT_GATEWAY, GATEWAY_LABELS } from '../../shared/gateways';
-import type { GatewayName, GatewayOperations } from '../../shared/gateways';
+import type { GatewayOperations } from '../../shared/gateways';
 import { evolutionV2Operations } from '../../shared/gateways/evolution-v2/operations';
 import { wahaOperations } from '../../shared/gateways/waha/operations';
 import { itemParameter } from '../../shared/parameters';
-import { selectedGateway } from '../../shared/transport';
+import { DEFAULT_GATEWAY, GATEWAY_LABELS, selectedGateway } from '../../shared/transport';
+import type { GatewayName } from '../../shared/transport';
 import { integerFrom } from '../helpers/fields';
 import { chatLanes } from './chat-lanes';
 import { MAX_SIMULTANEOUS_CHATS } from './common.descriptions';

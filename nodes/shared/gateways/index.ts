@@ -9,29 +9,6 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-/**
- * The gateway products a credential can name (its Gateway field). Each is spoken in its own
- * routes, bodies and answers, kept in one folder per gateway beside this file; the Messaging
- * Gateway API (this package's own) is the default, so a credential saved before the choice existed
- * behaves as it always did.
- */
-export const GATEWAY_LABELS = {
-	messagingGatewayApi: 'Messaging Gateway API',
-	evolutionV2: 'Evolution API v2',
-	waha: 'WAHA',
-} as const;
-
-export type GatewayName = keyof typeof GATEWAY_LABELS;
-
-export const DEFAULT_GATEWAY = 'messagingGatewayApi' satisfies GatewayName;
-
-/** The credential's Gateway field as a gateway; anything else (a credential from before) is the default. */
-export function gatewayNamed(raw: unknown): GatewayName {
-	return typeof raw === 'string' && Object.prototype.hasOwnProperty.call(GATEWAY_LABELS, raw)
-		? (raw as GatewayName)
-		: DEFAULT_GATEWAY;
-}
-
 /** One operation of the action node as a gateway performs it, for one input item. */
 export type GatewayOperation = (
 	this: IExecuteFunctions,

@@ -1,3 +1,7 @@
+/**
+ * Plain values as both nodes check and show them. A folder of its own at the bottom of the core:
+ * the transport and everything else in nodes/shared read it, and it imports nothing of the package.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 /** A plain object (not null, not a list). */
