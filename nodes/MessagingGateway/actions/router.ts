@@ -15,7 +15,7 @@ import { DEFAULT_GATEWAY, GATEWAY_LABELS, selectedGateway } from '../../shared/t
 import type { GatewayName } from '../../shared/transport';
 import { integerFrom } from '../helpers/fields';
 import { chatLanes } from './chat-lanes';
-import { MAX_SIMULTANEOUS_CHATS } from './common.descriptions';
+import { MAX_SIMULTANEOUS_CHATS } from './common/descriptions';
 import type { MessagingGatewayType } from './node.type';
 import { resourceProperty, resources } from './resources';
 

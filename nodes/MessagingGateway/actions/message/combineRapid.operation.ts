@@ -20,7 +20,7 @@ import {
 	readOptions,
 	fieldError,
 } from '../../helpers/fields';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 /** n8n keeps a wait under 65 s in memory (its Wait node's limit); longer ones are not offered. */
 export const MAX_SILENCE_SECONDS = 60;

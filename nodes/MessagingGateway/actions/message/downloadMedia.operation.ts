@@ -15,7 +15,7 @@ import {
 	readBinaryPropertyName,
 	readShortMessageId,
 } from '../../helpers/message';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { optionBoolean, readBoolean, readOptions } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [

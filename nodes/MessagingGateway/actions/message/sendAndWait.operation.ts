@@ -21,7 +21,7 @@ import {
 	textFrom,
 } from '../../helpers/fields';
 import { readChat } from '../../helpers/message';
-import { readSession, sendTargetField, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sendTargetField, sessionFields, showOnlyFor } from '../common/descriptions';
 
 type ResponseType = 'approval' | 'freeText';
 

@@ -16,7 +16,7 @@ import {
 	withoutSecrets,
 } from '../../../MessagingGateway/actions/webhook/get.operation';
 import { readSetWebhook } from '../../../MessagingGateway/actions/webhook/set.operation';
-import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
+import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
 import {
 	expectList,
 	expectObject,

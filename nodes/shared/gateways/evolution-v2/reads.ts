@@ -12,7 +12,7 @@ import * as getManyChatsOperation from '../../../MessagingGateway/actions/chat/g
 import * as getContactOperation from '../../../MessagingGateway/actions/contact/get.operation';
 import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
 import * as getMessageOperation from '../../../MessagingGateway/actions/message/get.operation';
-import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
+import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
 import { fullIdFromKey } from '../../../MessagingGateway/helpers/message';
 import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
 import { expectList } from '../../../MessagingGateway/helpers/responses';

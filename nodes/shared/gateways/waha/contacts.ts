@@ -14,7 +14,7 @@ import * as checkNumberOperation from '../../../MessagingGateway/actions/contact
 import * as getContactOperation from '../../../MessagingGateway/actions/contact/get.operation';
 import * as phoneOrLid from '../../../MessagingGateway/actions/contact/getPhoneOrLid.operation';
 import * as profilePictureOperation from '../../../MessagingGateway/actions/contact/getProfilePicture.operation';
-import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
+import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
 import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
 import {
 	expectList,

@@ -11,7 +11,7 @@ import * as createOperation from '../../../MessagingGateway/actions/group/create
 import * as getManyOperation from '../../../MessagingGateway/actions/group/getMany.operation';
 import * as sendInviteOperation from '../../../MessagingGateway/actions/group/sendInvite.operation';
 import * as updateParticipantsOperation from '../../../MessagingGateway/actions/group/updateParticipants.operation';
-import { readGroupId, readSession } from '../../../MessagingGateway/actions/common.descriptions';
+import { readGroupId, readSession } from '../../../MessagingGateway/actions/common/descriptions';
 import {
 	expectList,
 	expectObject,

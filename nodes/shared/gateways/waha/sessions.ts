@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import * as connectOperation from '../../../MessagingGateway/actions/session/connect.operation';
 import { readSetPresence } from '../../../MessagingGateway/actions/session/setPresence.operation';
-import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
+import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
 import {
 	expectList,
 	expectObject,

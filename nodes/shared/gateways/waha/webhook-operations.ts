@@ -12,7 +12,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { withoutSecrets } from '../../../MessagingGateway/actions/webhook/get.operation';
 import { readSetWebhook } from '../../../MessagingGateway/actions/webhook/set.operation';
-import { readSession } from '../../../MessagingGateway/actions/common.descriptions';
+import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
 import { Redactor } from '../../../MessagingGatewayTrigger/secrets';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject } from '../../values';

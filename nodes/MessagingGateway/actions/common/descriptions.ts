@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { parseChat } from '../../shared/identifiers';
-import { readSessionParameter } from '../../shared/session';
-import { rememberedParameter } from '../../shared/parameters';
+import { parseChat } from '../../../shared/identifiers';
+import { readSessionParameter } from '../../../shared/session';
+import { rememberedParameter } from '../../../shared/parameters';
 
-export { sessionFields, sessionFieldsDescribed } from '../../shared/session';
+export { sessionFields, sessionFieldsDescribed } from '../../../shared/session';
 
 /**
  * A field whose default changed in a later node version. n8n does not store defaults in saved
