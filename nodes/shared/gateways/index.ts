@@ -1,4 +1,3 @@
-import type { BurstMessage } from '../../MessagingGateway/helpers/bursts';
 import type {
 	IBinaryData,
 	IDataObject,
@@ -52,6 +51,26 @@ export interface InstanceRequest {
 	qs?: IDataObject;
 	/** A read sent with POST (a search): retried as reads are. */
 	read?: boolean;
+}
+
+/** One message of a chat's history, in the fields the trigger gives a message. */
+export interface BurstMessage {
+	/** Full message ID (`false_<chat>_<id>`), as the trigger and Get give it. */
+	messageId: string;
+	/** The ID the sending device gave the message (the last part of the full ID). */
+	shortId: string;
+	chatId: string;
+	fromMe: boolean;
+	/** The gateway's timestamp, in seconds. */
+	timestamp: number;
+	sender: string | null;
+	pushName: string | null;
+	text: string;
+	messageType: string | null;
+	hasMedia: boolean;
+	mimetype: string | null;
+	/** The gateway's own record of the message. */
+	raw: unknown;
 }
 
 /**

@@ -7,12 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ChatHistory } from '../../../shared/gateways';
+import type { BurstMessage, ChatHistory } from '../../../shared/gateways';
 import { parseFullMessageId } from '../../../shared/identifiers';
 import type { FullMessageId } from '../../../shared/identifiers';
 import { burstTexts, decideBurst, pauseBefore } from '../../helpers/bursts';
 import { instanceApiHistory } from '../../helpers/chat-history';
-import type { BurstMessage, BurstRule } from '../../helpers/bursts';
+import type { BurstRule } from '../../helpers/bursts';
 import {
 	integerFrom,
 	optionBoolean,

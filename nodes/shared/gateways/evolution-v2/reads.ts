@@ -13,12 +13,16 @@ import * as getContactOperation from '../../../MessagingGateway/actions/contact/
 import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
 import * as getMessageOperation from '../../../MessagingGateway/actions/message/get.operation';
 import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import { fullIdFromKey } from '../../../MessagingGateway/helpers/message';
+import { messageFromV2, namesChat } from '../../../MessagingGateway/helpers/evolution-messages';
+import {
+	mediaAnswerAsBinary,
+	requestMediaBase64,
+} from '../../../MessagingGateway/helpers/message-media';
 import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
 import { expectList } from '../../../MessagingGateway/helpers/responses';
 import { asChatId, toJid } from '../../identifiers';
 import type { ChatReference } from '../../identifiers';
-import { messageText, textOf } from '../../message-text';
+import { textOf } from '../../message-text';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
 import type { GatewayOperation } from '../index';
@@ -28,16 +32,6 @@ import { whatsappJid } from './send-bodies';
 const CHATS_PAGE = 50;
 /** Contacts a findContacts page asks for (`offset`, its page size). */
 const CONTACTS_PAGE = 100;
-
-/** The content types whose file getBase64FromMediaMessage downloads (2.3.6's TypeMediaMessage). */
-const MEDIA_TYPES = [
-	'imageMessage',
-	'videoMessage',
-	'audioMessage',
-	'documentMessage',
-	'stickerMessage',
-	'ptvMessage',
-];
 
 type SearchRoute = 'findChats' | 'findContacts' | 'findMessages';
 
@@ -56,69 +50,9 @@ export async function searchV2(
 	});
 }
 
-/**
- * Whether a stored key's JID names the chat (as its chat ID): v2 stores a person addressed by LID
- * under the LID with the phone number's JID beside it (`remoteJidAlt`), so a chat is either.
- */
-export function namesChat(jid: unknown, chatId: string): boolean {
-	return typeof jid === 'string' && asChatId(jid) === chatId;
-}
-
 /** A contact, group or channel as the JID v2 stores (`…@s.whatsapp.net` for contacts). */
 function jidForV2(reference: ChatReference): string {
 	return whatsappJid(toJid(reference));
-}
-
-/** The media part of a message's content (a document with a caption is wrapped once more). */
-function mediaOf(content: IDataObject): IDataObject | undefined {
-	const wrapped = asObject(asObject(content.documentWithCaptionMessage)?.message);
-	for (const source of [content, wrapped ?? {}]) {
-		for (const type of MEDIA_TYPES) {
-			const part = asObject(source[type]);
-			if (part) return part;
-		}
-	}
-	return undefined;
-}
-
-/**
- * A Message row of v2 (`{key, pushName, messageType, message, messageTimestamp, …}`) as Message →
- * Get outputs a message: its full ID (a group member's after it), chat ID, text, and `media` when
- * it has a file (its link only where v2 stored one, `mediaUrl`; null unless asked for); the row
- * under `_data`. v2 does not say which number is the session's own, so there is no `from`/`to`.
- */
-export function messageFromV2(record: IDataObject, withMedia: boolean): IDataObject {
-	const key = asObject(record.key) ?? {};
-	const remoteJid = textOf(key.remoteJid) ?? '';
-	const chatId = asChatId(remoteJid);
-	const participantJid = textOf(key.participant);
-	const participant = participantJid ? asChatId(participantJid) : null;
-	const id = fullIdFromKey(record, chatId) ?? null;
-	const content = asObject(record.message) ?? {};
-	const media = mediaOf(content);
-	const json: IDataObject = {
-		id: id && participant && remoteJid.endsWith('@g.us') ? `${id}_${participant}` : id,
-		timestamp: record.messageTimestamp ?? null,
-		chatId,
-		fromMe: key.fromMe === true,
-		participant,
-		pushName: record.pushName ?? null,
-		body: messageText(content),
-		hasMedia: media !== undefined,
-		messageType: record.messageType ?? null,
-	};
-	if (media) {
-		json.media = withMedia
-			? {
-					url: textOf(content.mediaUrl) ?? null,
-					mimetype: media.mimetype ?? null,
-					filename: media.fileName ?? null,
-					error: null,
-				}
-			: null;
-	}
-	json._data = record;
-	return json;
 }
 
 /** A findChats row as Chat → Get Many outputs a chat: `{id, name, picture, lastMessage}`, the row under `_chat`. */
@@ -173,19 +107,8 @@ async function getMessage(this: IExecuteFunctions, itemIndex: number) {
 	}
 	const json = messageFromV2(record, request.downloadMedia);
 	if (!request.binaryPropertyName || json.hasMedia !== true) return [{ json }];
-	const media = await downloadMediaOperation.requestMediaBase64.call(
-		this,
-		session,
-		messageId.id,
-		false,
-		itemIndex,
-	);
-	const { binary } = await downloadMediaOperation.mediaAnswerAsBinary.call(
-		this,
-		media,
-		messageId.id,
-		itemIndex,
-	);
+	const media = await requestMediaBase64.call(this, session, messageId.id, false, itemIndex);
+	const { binary } = await mediaAnswerAsBinary.call(this, media, messageId.id, itemIndex);
 	return [{ json, binary: { [request.binaryPropertyName]: binary } }];
 }
 

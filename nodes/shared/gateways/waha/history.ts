@@ -5,13 +5,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { BurstMessage } from '../../../MessagingGateway/helpers/bursts';
 import { expectList } from '../../../MessagingGateway/helpers/responses';
 import { parseFullMessageId } from '../../identifiers';
 import { textOf } from '../../message-text';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
-import type { ChatHistory } from '../index';
+import type { BurstMessage, ChatHistory } from '../index';
 import { wahaMessageFields } from './deliveries';
 import { wahaMessageFile } from './message-actions';
 
