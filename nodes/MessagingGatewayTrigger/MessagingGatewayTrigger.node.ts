@@ -46,7 +46,7 @@ import {
 	replacingRegistrar,
 } from './registration';
 import { firstRunsOnly, tagged } from './processed-messages';
-import { Redactor } from './secrets';
+import { Redactor } from '../shared/secrets';
 import { collection, readFilters, readOutput } from './settings';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */

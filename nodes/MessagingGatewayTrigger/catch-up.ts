@@ -38,7 +38,7 @@ import type { WatchedResponse } from './delivery-memory';
 import type { OurRegistration, TriggerStaticData } from './registration';
 import { LOG_PREFIX } from './registration';
 import { tagged } from './processed-messages';
-import { Redactor } from './secrets';
+import { Redactor } from '../shared/secrets';
 
 /** How each gateway gives back the messages of a span. */
 const MISSED_MESSAGES: Record<GatewayName, MissedMessages> = {

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import type { WahaEnvelope } from '../shared/gateways/waha/deliveries';
+import type { WahaEnvelope } from '../shared/gateways/waha/message-fields';
 import {
 	HMAC_ALGORITHM_HEADER,
 	HMAC_HEADER,

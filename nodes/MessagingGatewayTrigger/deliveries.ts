@@ -1,15 +1,15 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { asChatId, classifyChat } from '../shared/identifiers';
+import { chatIdOf, classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { fileFromDataUri } from '../shared/data-uri';
-import { asObject, unixSeconds } from '../shared/values';
+import { asObject, isNonEmptyText, unixSeconds } from '../shared/values';
 import { addressesOf, NO_ADDRESSES } from '../shared/people';
 import type { PersonAddresses } from '../shared/people';
 import { messageText, textOf } from '../shared/message-text';
 import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
-import { isApiKeyField, Redactor } from './secrets';
+import { isApiKeyField, Redactor } from '../shared/secrets';
 
 /** The JSON body the gateway POSTs for every event (Evolution API v1 envelope). */
 export interface Delivery extends IDataObject {
@@ -86,14 +86,6 @@ function messageKey(delivered: unknown): IDataObject | undefined {
 
 function chatOf(remoteJid: string): ChatReference | undefined {
 	return classifyChat(remoteJid);
-}
-
-/**
- * Session-family chat ID (`<digits>@c.us`; LIDs, groups unchanged; a device suffix dropped), the
- * form the action node's Chat fields take.
- */
-export function chatIdOf(jid: string | undefined): string | undefined {
-	return jid ? asChatId(jid) : undefined;
 }
 
 /**
@@ -224,10 +216,6 @@ export function nestsDeeperThan(value: unknown, limit: number, apiKeys: string[]
 		}
 	}
 	return false;
-}
-
-export function isNonEmptyText(value: unknown): value is string {
-	return typeof value === 'string' && value.trim() !== '';
 }
 
 /**

@@ -4,37 +4,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../shared/transport';
 import { INSTANCE_EVENT_NAMES } from '../shared/events';
+import type { RemoteWebhook, WebhookDialect } from '../shared/gateways';
 import { asObject, describeValue } from '../shared/values';
-import { Redactor } from './secrets';
-
-/** The gateway's webhook configuration of one session, as GET /webhook/find returns it. */
-export interface RemoteWebhook {
-	enabled: boolean;
-	url: string;
-	events: string[];
-	webhook_by_events: boolean;
-	webhook_base64: boolean;
-	/** Headers the gateway sends with each delivery (Evolution API v2); kept to put them back. */
-	headers?: IDataObject;
-}
-
-/**
- * How a gateway keeps a session's webhook: the body of POST /webhook/set, what /webhook/find and
- * set answer, and where the trigger's secret token travels. The Messaging Gateway API's is
- * below; other gateways' live in their folder under nodes/shared/gateways.
- */
-export interface WebhookDialect {
-	/** The event names the gateway has; undefined: every event the trigger offers. */
-	events?: ReadonlySet<string>;
-	gatewayLabel: string;
-	/** The header the gateway sends the token in, lower case; undefined: in the URL's query. */
-	tokenHeader?: string;
-	/** The configuration in a find answer; undefined when the answer is none (the gateway cannot tell). */
-	parseFound(found: unknown): RemoteWebhook | undefined;
-	setBody(config: RemoteWebhook): IDataObject;
-	/** The URL a set answer says is now registered. */
-	echoedUrl(answer: IDataObject | undefined): unknown;
-}
+import { Redactor } from '../shared/secrets';
 
 /** What this trigger registered, kept in the node's static data. */
 export interface OurRegistration {

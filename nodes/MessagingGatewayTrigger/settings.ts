@@ -12,7 +12,7 @@ import { readSessionParameter } from '../shared/session';
 import { describeValue } from '../shared/values';
 import type { DeliveryFilters, DeliveryOutput } from './deliveries';
 import { checkedEvents } from './registration';
-import { TextKeyedCache } from './text-keyed-cache';
+import { TextKeyedCache } from '../shared/text-keyed-cache';
 
 function chatsOf(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
 	return splitList(raw).map((entry) => {

@@ -13,7 +13,7 @@ import type {
 	DeliveryOutput,
 } from '../../nodes/MessagingGatewayTrigger/deliveries';
 import { deliveryToItem, reasonToIgnore } from '../../nodes/MessagingGatewayTrigger/deliveries';
-import type { WahaEnvelope } from '../../nodes/shared/gateways/waha/deliveries';
+import type { WahaEnvelope } from '../../nodes/shared/gateways/waha/message-fields';
 import {
 	wahaDeliveryToItem,
 	wahaReasonToIgnore,
@@ -297,7 +297,14 @@ describe('WAHA deliveries, by engine', () => {
 			{ ...DORA_BY_LID, phone: null, senderPhone: null },
 		],
 	])('%s', async (_name, envelope, expected) => {
-		const item = await wahaDeliveryToItem.call(context, envelope, output, [], [], 'MESSAGES_UPSERT');
+		const item = await wahaDeliveryToItem.call(
+			context,
+			envelope,
+			output,
+			[],
+			[],
+			'MESSAGES_UPSERT',
+		);
 
 		expect(picked(item.json)).toEqual(expected);
 	});

@@ -18,7 +18,7 @@ import {
 } from '../../nodes/MessagingGatewayTrigger/deliveries';
 import { credentialApiKey } from '../../nodes/MessagingGatewayTrigger/credential-key';
 import { checkedEvents } from '../../nodes/MessagingGatewayTrigger/registration';
-import { apiKeyValues, Redactor } from '../../nodes/MessagingGatewayTrigger/secrets';
+import { apiKeyValues, Redactor } from '../../nodes/shared/secrets';
 import { classifyChat } from '../../nodes/shared/identifiers';
 import { isBlank } from '../../nodes/shared/values';
 import { registeredUrl, tokenOf, useTriggerTestbed } from './trigger-testbed.cts';

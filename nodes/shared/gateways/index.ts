@@ -1,3 +1,9 @@
+/**
+ * The contracts a gateway's adapters fill, one per part of a node that changes with the gateway:
+ * the action node's operations, pickers, instance-family requests and chat history, and the
+ * webhook configuration both nodes read. Here in the core, so that the code that runs an adapter
+ * names its shape without importing any adapter.
+ */
 import type {
 	IBinaryData,
 	IDataObject,
@@ -94,4 +100,34 @@ export interface ChatHistory {
 	) => Promise<IBinaryData>;
 	/** What to check when a message the trigger received is not in the history. */
 	missingHint: string;
+}
+
+/** The gateway's webhook configuration of one session, as GET /webhook/find returns it. */
+export interface RemoteWebhook {
+	enabled: boolean;
+	url: string;
+	events: string[];
+	webhook_by_events: boolean;
+	webhook_base64: boolean;
+	/** Headers the gateway sends with each delivery (Evolution API v2); kept to put them back. */
+	headers?: IDataObject;
+}
+
+/**
+ * How a gateway keeps a session's webhook: the body of POST /webhook/set, what /webhook/find and
+ * set answer, and where the trigger's secret token travels. The Messaging Gateway API's is in
+ * the trigger's registration.ts; Evolution API v2's in evolution-v2/webhook.ts beside this file (its
+ * Webhook → Get and Set read it too).
+ */
+export interface WebhookDialect {
+	/** The event names the gateway has; undefined: every event the trigger offers. */
+	events?: ReadonlySet<string>;
+	gatewayLabel: string;
+	/** The header the gateway sends the token in, lower case; undefined: in the URL's query. */
+	tokenHeader?: string;
+	/** The configuration in a find answer; undefined when the answer is none (the gateway cannot tell). */
+	parseFound(found: unknown): RemoteWebhook | undefined;
+	setBody(config: RemoteWebhook): IDataObject;
+	/** The URL a set answer says is now registered. */
+	echoedUrl(answer: IDataObject | undefined): unknown;
 }

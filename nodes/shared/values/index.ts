@@ -30,6 +30,11 @@ export function describeValue(raw: unknown): string {
 	return `a ${typeof raw} (${String(raw)})`;
 }
 
+/** Text with something in it besides whitespace. */
+export function isNonEmptyText(value: unknown): value is string {
+	return typeof value === 'string' && value.trim() !== '';
+}
+
 /**
  * A character that shows something: anything but whitespace and the characters that show nothing
  * (zero-width spaces and joiners, word joiner, BOM, soft hyphen). Not global: test() keeps no state.

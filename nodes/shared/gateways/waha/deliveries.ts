@@ -9,24 +9,22 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { TRIGGER_EVENTS_OF_WAHA } from './webhook';
+import { TRIGGER_EVENTS_OF_WAHA } from './events';
+import { messageOf, simplifiedMessage, viewOf, wahaPeople } from './message-fields';
+import type { MessageView, WahaEnvelope } from './message-fields';
 import { textOf } from '../../message-text';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../transport';
-import { asObject, unixSeconds } from '../../values';
-import { addressesOf, NO_ADDRESSES, otherThan } from '../../people';
-import type { PersonAddresses } from '../../people';
+import { asObject, isNonEmptyText, unixSeconds } from '../../values';
 import type { DeliveryFilters, DeliveryOutput } from '../../../MessagingGatewayTrigger/deliveries';
 import {
-	chatIdOf,
 	chatIsListed,
 	EXTENSION_BY_MIME,
-	isNonEmptyText,
 	MAX_DELIVERY_NESTING,
 	nestsDeeperThan,
 	withBinary,
 } from '../../../MessagingGatewayTrigger/deliveries';
 import { LOG_PREFIX } from '../../../MessagingGatewayTrigger/registration';
-import { Redactor } from '../../../MessagingGatewayTrigger/secrets';
+import { Redactor } from '../../secrets';
 
 /** The headers WAHA signs a delivery with (n8n gives header names in lower case). */
 export const HMAC_HEADER = 'x-webhook-hmac';
@@ -51,17 +49,6 @@ export function hmacMatches(
 	return timingSafeEqual(Buffer.from(signature, 'hex'), expected);
 }
 
-/** A WAHA delivery, as WAHA posts it. */
-export interface WahaEnvelope extends IDataObject {
-	id?: string;
-	timestamp?: number;
-	event?: string;
-	session?: string;
-	me?: IDataObject;
-	payload?: IDataObject;
-	engine?: string;
-}
-
 /** WAHA events whose payload is a message (WAMessage, or a reaction or ack naming one). */
 const MESSAGE_EVENTS = new Set([
 	'message',
@@ -72,42 +59,6 @@ const MESSAGE_EVENTS = new Set([
 	'message.edited',
 	'message.revoked',
 ]);
-
-/** A message event's message: the payload, or for a revoke the message before (or after) it. */
-function messageOf(envelope: WahaEnvelope): IDataObject | undefined {
-	const payload = asObject(envelope.payload);
-	if (envelope.event === 'message.revoked') {
-		return asObject(payload?.before) ?? asObject(payload?.after);
-	}
-	return payload;
-}
-
-/** `false_<chat>_<id>[_<participant>]`: WAHA's full message ID, split. */
-const FULL_ID = /^(true|false)_([^_]+)_([^_]+)(?:_(.+))?$/;
-
-interface MessageView {
-	chat: string;
-	fromMe: boolean;
-	shortId: string;
-	participant?: string;
-}
-
-/** Where a message is, who wrote it and its short ID, from its full ID or its from/to. */
-function viewOf(message: IDataObject | undefined): MessageView | undefined {
-	if (!message) return undefined;
-	const id = textOf(message.id) ?? '';
-	const parts = FULL_ID.exec(id);
-	const fromMe = parts ? parts[1] === 'true' : message.fromMe === true;
-	const chat = parts?.[2] ?? textOf(fromMe ? message.to : message.from);
-	if (!isNonEmptyText(chat)) return undefined;
-	const participant = textOf(message.participant) ?? parts?.[4];
-	return {
-		chat,
-		fromMe: message.fromMe === undefined ? fromMe : message.fromMe === true,
-		shortId: parts?.[3] ?? id,
-		...(isNonEmptyText(participant) ? { participant } : {}),
-	};
-}
 
 /**
  * The trigger's event a delivery is, among the chosen ones: a QR code is also a connection change
@@ -200,115 +151,6 @@ export function wahaReasonToIgnore(
 		return 'chat not listed';
 	}
 	return undefined;
-}
-
-/** Baileys' name of a message's kind, as Evolution's `messageType` gives it. */
-function messageTypeOf(event: string, message: IDataObject): string | null {
-	if (event === 'message.reaction') return 'reactionMessage';
-	if (!['message', 'message.any', 'message.edited', 'message.revoked'].includes(event)) return null;
-	// NOWEB and GOWS keep Baileys' message under _data: its kind is its first field.
-	const baileys = asObject(asObject(message._data)?.message);
-	const kind = baileys && Object.keys(baileys).find((name) => name !== 'messageContextInfo');
-	if (kind) return kind;
-	const mimeType = textOf(asObject(message.media)?.mimetype) ?? '';
-	if (message.hasMedia === true) {
-		if (mimeType === 'image/webp') return 'stickerMessage';
-		const family = /^(image|video|audio)\//.exec(mimeType)?.[1];
-		return family ? `${family}Message` : 'documentMessage';
-	}
-	if (asObject(message.location)) return 'locationMessage';
-	if (Array.isArray(message.vCards) && message.vCards.length > 0) return 'contactMessage';
-	return 'conversation';
-}
-
-/**
- * The chat's person (direct chats) and who wrote the message, from every field an engine puts
- * them in: NOWEB's Baileys key (`remoteJidAlt`, `participantAlt`), GOWS's whatsmeow info
- * (`Info.Chat`, `Info.Sender`, `Info.SenderAlt`, `Info.RecipientAlt`; a receipt's at the top of
- * `_data`), WEBJS's `from` and `to` (the sender and the receiver). In a direct chat whatever is
- * not the session's own ID (`me.id`, `me.lid`) is the other person's. Reactions and NOWEB's acks
- * carry no `_data`: their phone number is null unless looked up.
- */
-function wahaPeople(
-	envelope: WahaEnvelope,
-	message: IDataObject,
-	view: MessageView,
-): { chat: PersonAddresses; sender: PersonAddresses } {
-	const ownIds = asObject(envelope.me);
-	const me = addressesOf(ownIds?.id, ownIds?.lid, ownIds?.jid);
-	const data = asObject(message._data);
-	const key = asObject(data?.key);
-	const info = asObject(data?.Info) ?? data;
-	if (view.chat.endsWith('@g.us')) {
-		const sender = view.fromMe
-			? me
-			: otherThan(me, [
-					view.participant,
-					message.participant,
-					key?.participant,
-					key?.participantAlt,
-					info?.Sender,
-					info?.SenderAlt,
-				]);
-		return { chat: NO_ADDRESSES, sender };
-	}
-	const chat = otherThan(me, [
-		view.chat,
-		message.from,
-		message.to,
-		key?.remoteJid,
-		key?.remoteJidAlt,
-		info?.Chat,
-		info?.Sender,
-		info?.SenderAlt,
-		info?.RecipientAlt,
-	]);
-	return { chat, sender: view.fromMe ? me : chat };
-}
-
-/** The simplified fields of a message event (the same as deliveries.ts's), then the envelope. */
-function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataObject {
-	const message = messageOf(envelope) as IDataObject;
-	const view = viewOf(message) as MessageView;
-	const chatId = chatIdOf(view.chat) as string;
-	const isGroup = view.chat.endsWith('@g.us');
-	const participant = chatIdOf(view.participant);
-	const sender = isGroup
-		? participant
-		: view.fromMe
-			? chatIdOf(textOf(asObject(envelope.me)?.id))
-			: chatId;
-	const people = wahaPeople(envelope, message, view);
-	const data = asObject(message._data);
-	const text =
-		envelope.event === 'message.reaction'
-			? textOf(asObject(message.reaction)?.text)
-			: envelope.event === 'message.ack' || envelope.event === 'message.ack.group'
-				? ''
-				: textOf(message.body);
-	return {
-		event,
-		session: envelope.session,
-		chatId,
-		phone: people.chat.phone,
-		lid: people.chat.lid,
-		messageId: textOf(message.id) ?? `${view.fromMe}_${chatId}_${view.shortId}`,
-		fromMe: view.fromMe,
-		sender: sender ?? null,
-		senderPhone: people.sender.phone,
-		senderLid: people.sender.lid,
-		pushName: textOf(data?.pushName) ?? textOf(data?.notifyName) ?? null,
-		text: text ?? '',
-		messageType: messageTypeOf(envelope.event as string, message),
-		timestamp: message.timestamp ?? null,
-		isGroup,
-		raw: envelope,
-	};
-}
-
-/** A message WAHA lists (its WAMessage) in the simplified fields the trigger gives it. */
-export function wahaMessageFields(message: IDataObject, session: string): IDataObject {
-	return simplifiedMessage('message', { event: 'message', session, payload: message });
 }
 
 /** Evolution's connection states for WAHA's session statuses. */

@@ -11,7 +11,7 @@ import { textOf } from '../../message-text';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
 import type { BurstMessage, ChatHistory } from '../index';
-import { wahaMessageFields } from './deliveries';
+import { wahaMessageFields } from './message-fields';
 import { wahaMessageFile } from './message-actions';
 
 /** A WAMessage in the fields the trigger gives a message. */

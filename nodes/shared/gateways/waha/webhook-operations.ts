@@ -13,12 +13,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { withoutSecrets } from '../../../MessagingGateway/actions/webhook/get.operation';
 import { readSetWebhook } from '../../../MessagingGateway/actions/webhook/set.operation';
 import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import { Redactor } from '../../../MessagingGatewayTrigger/secrets';
+import { Redactor } from '../../secrets';
 import { gatewayApiRequest, gatewayPath } from '../../transport';
 import { asObject } from '../../values';
 import type { GatewayOperation } from '../index';
 import { sessionInfo, withoutWebhookSecrets } from './sessions';
-import { eventsWahaLacks, wahaEventsFor } from './webhook';
+import { eventsWahaLacks, wahaEventsFor } from './events';
 
 /** Every secret a session's config holds, to keep out of errors (WAHA's 500 quotes the request). */
 function secretsOf(config: IDataObject, webhooks: IDataObject[]): string[] {

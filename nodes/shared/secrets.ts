@@ -4,7 +4,7 @@
  * forge deliveries: the trigger's token, the credential's API key, an instance's own API key.
  */
 
-import { isObject } from '../shared/values';
+import { isObject } from './values';
 import { TextKeyedCache } from './text-keyed-cache';
 
 const REDACTED = '[redacted]';
