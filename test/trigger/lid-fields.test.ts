@@ -11,13 +11,16 @@ import type {
 	Delivery,
 	DeliveryFilters,
 	DeliveryOutput,
-} from '../../nodes/MessagingGatewayTrigger/deliveries';
-import { deliveryToItem, reasonToIgnore } from '../../nodes/MessagingGatewayTrigger/deliveries';
+} from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
+import {
+	deliveryToItem,
+	reasonToIgnore,
+} from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
 import type { WahaEnvelope } from '../../nodes/shared/gateways/waha/message-fields';
 import {
 	wahaDeliveryToItem,
 	wahaReasonToIgnore,
-} from '../../nodes/shared/gateways/waha/deliveries';
+} from '../../nodes/MessagingGatewayTrigger/gateways/waha/deliveries';
 import { classifyChat } from '../../nodes/shared/identifiers';
 
 const SESSION = 'acme-sales';

@@ -116,7 +116,7 @@ export interface RemoteWebhook {
 /**
  * How a gateway keeps a session's webhook: the body of POST /webhook/set, what /webhook/find and
  * set answer, and where the trigger's secret token travels. The Messaging Gateway API's is in
- * the trigger's registration.ts; Evolution API v2's in evolution-v2/webhook.ts beside this file (its
+ * the trigger's webhook/registration.ts; Evolution API v2's in evolution-v2/webhook.ts beside this file (its
  * Webhook → Get and Set read it too).
  */
 export interface WebhookDialect {

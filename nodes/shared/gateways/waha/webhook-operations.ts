@@ -5,7 +5,7 @@
  * /api/sessions/{session}`, whose `config` replaces the stored one whole (and restarts a running
  * session). So Set reads the whole config, adds, replaces or removes the one entry with its URL, and
  * writes every other webhook and setting back as it was read. Event names are the trigger's mapping
- * (webhook.ts).
+ * (nodes/shared/gateways/waha/events.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';

@@ -1,15 +1,15 @@
 import { timingSafeEqual } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { chatIdOf, classifyChat } from '../shared/identifiers';
-import type { ChatReference } from '../shared/identifiers';
-import { fileFromDataUri } from '../shared/data-uri';
-import { asObject, isNonEmptyText, unixSeconds } from '../shared/values';
-import { addressesOf, NO_ADDRESSES } from '../shared/people';
-import type { PersonAddresses } from '../shared/people';
-import { messageText, textOf } from '../shared/message-text';
-import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../shared/events';
-import { isApiKeyField, Redactor } from '../shared/secrets';
+import { chatIdOf, classifyChat } from '../../shared/identifiers';
+import type { ChatReference } from '../../shared/identifiers';
+import { fileFromDataUri } from '../../shared/data-uri';
+import { asObject, isNonEmptyText, unixSeconds } from '../../shared/values';
+import { addressesOf, NO_ADDRESSES } from '../../shared/people';
+import type { PersonAddresses } from '../../shared/people';
+import { messageText, textOf } from '../../shared/message-text';
+import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../../shared/events';
+import { isApiKeyField, Redactor } from '../../shared/secrets';
 
 /** The JSON body the gateway POSTs for every event (Evolution API v1 envelope). */
 export interface Delivery extends IDataObject {

@@ -2,11 +2,11 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IHookFunctions, IWebhookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from '../shared/transport';
-import { INSTANCE_EVENT_NAMES } from '../shared/events';
-import type { RemoteWebhook, WebhookDialect } from '../shared/gateways';
-import { asObject, describeValue } from '../shared/values';
-import { Redactor } from '../shared/secrets';
+import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
+import { INSTANCE_EVENT_NAMES } from '../../shared/events';
+import type { RemoteWebhook, WebhookDialect } from '../../shared/gateways';
+import { asObject, describeValue } from '../../shared/values';
+import { Redactor } from '../../shared/secrets';
 
 /** What this trigger registered, kept in the node's static data. */
 export interface OurRegistration {
@@ -54,7 +54,7 @@ export interface WantedRegistration {
  * How the trigger keeps its webhook on one gateway: checkExists, create and delete of n8n's
  * webhook methods. A gateway with one webhook per session replaces it and puts the previous one
  * back (replacingRegistrar below); WAHA, which keeps several, adds its own beside the others and
- * removes only its own (nodes/shared/gateways/waha/webhook.ts).
+ * removes only its own (the trigger's gateways/waha/webhook.ts).
  */
 export interface WebhookRegistrar {
 	isRegistered(

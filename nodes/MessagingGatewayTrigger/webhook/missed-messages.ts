@@ -1,15 +1,15 @@
 /**
  * The messages a session received while the trigger could not take them (n8n stopped, restarting,
  * or unreachable longer than the gateway tries again), read back from the gateway for the
- * trigger's catch-up (MessagingGatewayTrigger/catch-up.ts). Each gateway's reader is in its
- * folder under gateways/; this one is the Messaging Gateway API's, which speaks Evolution API
+ * trigger's catch-up (catch-up.ts). Each gateway's reader is in its folder under the trigger's
+ * gateways/; this one is the Messaging Gateway API's, which speaks Evolution API
  * v1's findMessages (beyond the spec): the newest messages of the instance, `limit` of them,
  * filtered by time here (v1 filters nothing by time).
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { gatewayApiRequest, gatewayPath } from './transport';
-import { asObject, unixSeconds } from './values';
+import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
+import { asObject, unixSeconds } from '../../shared/values';
 
 /** Messages a catch-up reads at most from the gateway (the rest wait for the next one). */
 export const CATCH_UP_LIMIT = 500;

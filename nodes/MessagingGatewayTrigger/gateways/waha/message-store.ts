@@ -8,8 +8,8 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LOG_PREFIX } from '../../../MessagingGatewayTrigger/registration';
-import { asObject } from '../../values';
+import { LOG_PREFIX } from '../../webhook/registration';
+import { asObject } from '../../../shared/values';
 
 /** Activations a person starts in the editor (the workflow switched on, a test listen): they see an error. */
 const ACTIVATED_BY_A_PERSON: ReadonlySet<string> = new Set(['activate', 'manual']);

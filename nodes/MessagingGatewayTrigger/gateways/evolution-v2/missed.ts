@@ -6,15 +6,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { MissedMessages } from '../../missed-messages';
+import type { MissedMessages } from '../../webhook/missed-messages';
 import {
 	evolutionMessageTime,
 	evolutionUpsertDelivery,
 	listOf,
 	withinSpan,
-} from '../../missed-messages';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
+} from '../../webhook/missed-messages';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
 
 /** Rows a page holds (v2's own default). */
 const PAGE_SIZE = 50;

@@ -16,12 +16,12 @@ import type {
 	TriggerStaticData,
 	WantedRegistration,
 	WebhookRegistrar,
-} from '../../../MessagingGatewayTrigger/registration';
-import { LOG_PREFIX, sameEvents } from '../../../MessagingGatewayTrigger/registration';
-import { Redactor } from '../../secrets';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject, describeValue } from '../../values';
-import { eventsWahaLacks, wahaEventsFor } from './events';
+} from '../../webhook/registration';
+import { LOG_PREFIX, sameEvents } from '../../webhook/registration';
+import { Redactor } from '../../../shared/secrets';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject, describeValue } from '../../../shared/values';
+import { eventsWahaLacks, wahaEventsFor } from '../../../shared/gateways/waha/events';
 import { checkMessageStore } from './message-store';
 
 /** The session as GET /api/sessions/{session} gives it: the answer, its whole config, its webhooks. */

@@ -7,10 +7,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { MissedMessages } from '../../missed-messages';
-import { listOf, withinSpan } from '../../missed-messages';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject, unixSeconds } from '../../values';
+import type { MissedMessages } from '../../webhook/missed-messages';
+import { listOf, withinSpan } from '../../webhook/missed-messages';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject, unixSeconds } from '../../../shared/values';
 
 /** Chats a catch-up looks into at most (those with the newest messages). */
 const CHATS_LIMIT = 100;

@@ -1,6 +1,6 @@
 /**
  * WAHA's deliveries: the HMAC that proves one came from WAHA, the envelope check, the filters and
- * the items, which have the same simplified fields as on the other gateways (see deliveries.ts),
+ * the items, which have the same simplified fields as on the other gateways (see webhook/deliveries.ts),
  * so a workflow runs unchanged whichever gateway the credential names. WAHA's envelope:
  * `{id, timestamp, event, session, metadata, me, payload, engine, environment}`; a message's
  * payload is WAHA's WAMessage (`id` `false_<chatId>_<id>[_<participant>]`, `from`, `to`,
@@ -9,22 +9,27 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { TRIGGER_EVENTS_OF_WAHA } from './events';
-import { messageOf, simplifiedMessage, viewOf, wahaPeople } from './message-fields';
-import type { MessageView, WahaEnvelope } from './message-fields';
-import { textOf } from '../../message-text';
-import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../transport';
-import { asObject, isNonEmptyText, unixSeconds } from '../../values';
-import type { DeliveryFilters, DeliveryOutput } from '../../../MessagingGatewayTrigger/deliveries';
+import { TRIGGER_EVENTS_OF_WAHA } from '../../../shared/gateways/waha/events';
+import {
+	messageOf,
+	simplifiedMessage,
+	viewOf,
+	wahaPeople,
+} from '../../../shared/gateways/waha/message-fields';
+import type { MessageView, WahaEnvelope } from '../../../shared/gateways/waha/message-fields';
+import { textOf } from '../../../shared/message-text';
+import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
+import { asObject, isNonEmptyText, unixSeconds } from '../../../shared/values';
+import type { DeliveryFilters, DeliveryOutput } from '../../webhook/deliveries';
 import {
 	chatIsListed,
 	EXTENSION_BY_MIME,
 	MAX_DELIVERY_NESTING,
 	nestsDeeperThan,
 	withBinary,
-} from '../../../MessagingGatewayTrigger/deliveries';
-import { LOG_PREFIX } from '../../../MessagingGatewayTrigger/registration';
-import { Redactor } from '../../secrets';
+} from '../../webhook/deliveries';
+import { LOG_PREFIX } from '../../webhook/registration';
+import { Redactor } from '../../../shared/secrets';
 
 /** The headers WAHA signs a delivery with (n8n gives header names in lower case). */
 export const HMAC_HEADER = 'x-webhook-hmac';
