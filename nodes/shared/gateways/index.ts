@@ -14,6 +14,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import type { DEFAULT_GATEWAY, GatewayName } from '../transport';
+
 /** One operation of the action node as a gateway performs it, for one input item. */
 export type GatewayOperation = (
 	this: IExecuteFunctions,
@@ -29,6 +31,15 @@ export interface GatewayOperations {
 	offered: Record<string, GatewayOperation>;
 	notOffered: Record<string, string>;
 }
+
+/**
+ * Each gateway other than the default (whose operations are the operation files' own), with how it
+ * performs the action node's operations: the table the node hands its router.
+ */
+export type OtherGatewaysOperations = Record<
+	Exclude<GatewayName, typeof DEFAULT_GATEWAY>,
+	GatewayOperations
+>;
 
 /** One picker's list for the Session the editor shows (checked before), as a gateway gives it. */
 export type GatewayListSearch = (

@@ -7,19 +7,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import * as connectOperation from '../../../MessagingGateway/actions/session/connect.operation';
-import { readSetPresence } from '../../../MessagingGateway/actions/session/setPresence.operation';
-import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import {
-	expectList,
-	expectObject,
-	missingFromAnswer,
-	responseOr,
-} from '../../../MessagingGateway/helpers/responses';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
-import type { GatewayOperation } from '../index';
-import { withoutSecrets } from '../../../MessagingGateway/actions/webhook/get.operation';
+import * as connectOperation from '../../actions/session/connect.operation';
+import { readSetPresence } from '../../actions/session/setPresence.operation';
+import { readSession } from '../../actions/common/descriptions';
+import { expectList, expectObject, missingFromAnswer, responseOr } from '../../helpers/responses';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
+import type { GatewayOperation } from '../../../shared/gateways/index';
+import { withoutSecrets } from '../../actions/webhook/get.operation';
 
 /** WAHA's session statuses as the node's documented states: open, connecting or close. */
 const STATE_OF_STATUS: Record<string, string> = {

@@ -7,10 +7,10 @@
  * (2.3.7 and later match either; 2.3.6 delivers the LID, which is the stored chat), and a row
  * stored under the other ID counts as the chat asked for.
  */
-import { burstMessageFromEvolution } from '../../../MessagingGateway/helpers/evolution-messages';
-import { mediaFileOf } from '../../../MessagingGateway/helpers/message-media';
-import { expectList } from '../../../MessagingGateway/helpers/responses';
-import type { ChatHistory } from '../index';
+import { burstMessageFromEvolution } from '../../helpers/evolution-messages';
+import { mediaFileOf } from '../../helpers/message-media';
+import { expectList } from '../../helpers/responses';
+import type { ChatHistory } from '../../../shared/gateways/index';
 import { searchV2 } from './reads';
 
 export const evolutionV2History: ChatHistory = {

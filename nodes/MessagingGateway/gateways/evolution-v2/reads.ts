@@ -8,25 +8,22 @@
 import type { IDataObject, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import * as getManyChatsOperation from '../../../MessagingGateway/actions/chat/getMany.operation';
-import * as getContactOperation from '../../../MessagingGateway/actions/contact/get.operation';
-import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
-import * as getMessageOperation from '../../../MessagingGateway/actions/message/get.operation';
-import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import { messageFromV2, namesChat } from '../../../MessagingGateway/helpers/evolution-messages';
-import {
-	mediaAnswerAsBinary,
-	requestMediaBase64,
-} from '../../../MessagingGateway/helpers/message-media';
-import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
-import { expectList } from '../../../MessagingGateway/helpers/responses';
-import { asChatId, toJid } from '../../identifiers';
-import type { ChatReference } from '../../identifiers';
-import { textOf } from '../../message-text';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
-import type { GatewayOperation } from '../index';
-import { whatsappJid } from './send-bodies';
+import * as getManyChatsOperation from '../../actions/chat/getMany.operation';
+import * as getContactOperation from '../../actions/contact/get.operation';
+import * as downloadMediaOperation from '../../actions/message/downloadMedia.operation';
+import * as getMessageOperation from '../../actions/message/get.operation';
+import { readSession } from '../../actions/common/descriptions';
+import { messageFromV2, namesChat } from '../../helpers/evolution-messages';
+import { mediaAnswerAsBinary, requestMediaBase64 } from '../../helpers/message-media';
+import { collectOffsetPages, wantedCount } from '../../helpers/pagination';
+import { expectList } from '../../helpers/responses';
+import { asChatId, toJid } from '../../../shared/identifiers';
+import type { ChatReference } from '../../../shared/identifiers';
+import { textOf } from '../../../shared/message-text';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
+import type { GatewayOperation } from '../../../shared/gateways/index';
+import { whatsappJid } from '../../../shared/gateways/evolution-v2/send-bodies';
 
 /** Chats a findChats page asks for (`take`); 2.3.6 sets no page size of its own. */
 const CHATS_PAGE = 50;

@@ -4,20 +4,16 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import * as sendAndWaitOperation from '../../../MessagingGateway/actions/message/sendAndWait.operation';
-import * as sendButtonsOperation from '../../../MessagingGateway/actions/message/sendButtons.operation';
-import * as sendLinkPreviewOperation from '../../../MessagingGateway/actions/message/sendLinkPreview.operation';
-import { fieldError } from '../../../MessagingGateway/helpers/fields';
-import type { ButtonsMessage } from '../../../MessagingGateway/helpers/instance-send';
-import {
-	readQuoted,
-	sendToChat,
-	sentMessageOutput,
-} from '../../../MessagingGateway/helpers/instance-send';
-import { toNumber } from '../../identifiers';
-import { isBlank } from '../../values';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import type { GatewayOperation } from '../index';
+import * as sendAndWaitOperation from '../../actions/message/sendAndWait.operation';
+import * as sendButtonsOperation from '../../actions/message/sendButtons.operation';
+import * as sendLinkPreviewOperation from '../../actions/message/sendLinkPreview.operation';
+import { fieldError } from '../../helpers/fields';
+import type { ButtonsMessage } from '../../helpers/instance-send';
+import { readQuoted, sendToChat, sentMessageOutput } from '../../helpers/instance-send';
+import { toNumber } from '../../../shared/identifiers';
+import { isBlank } from '../../../shared/values';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import type { GatewayOperation } from '../../../shared/gateways/index';
 
 /** 2.3.6's buttonMessage sends at most this many reply buttons. */
 const MAX_REPLY_BUTTONS = 3;

@@ -5,25 +5,25 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import * as sendAndWaitOperation from '../../../MessagingGateway/actions/message/sendAndWait.operation';
-import * as sendAudioOperation from '../../../MessagingGateway/actions/message/sendAudio.operation';
-import * as sendButtonsOperation from '../../../MessagingGateway/actions/message/sendButtons.operation';
-import * as sendContactOperation from '../../../MessagingGateway/actions/message/sendContact.operation';
-import * as sendLinkPreviewOperation from '../../../MessagingGateway/actions/message/sendLinkPreview.operation';
-import * as sendListOperation from '../../../MessagingGateway/actions/message/sendList.operation';
-import * as sendLocationOperation from '../../../MessagingGateway/actions/message/sendLocation.operation';
-import * as sendMediaOperation from '../../../MessagingGateway/actions/message/sendMedia.operation';
-import * as sendPollOperation from '../../../MessagingGateway/actions/message/sendPoll.operation';
-import * as sendTextOperation from '../../../MessagingGateway/actions/message/sendText.operation';
-import { readOptions } from '../../../MessagingGateway/helpers/fields';
-import type { ButtonsMessage } from '../../../MessagingGateway/helpers/instance-send';
-import { sendButtonsMessage } from '../../../MessagingGateway/helpers/instance-send';
-import { fallbackFileName } from '../../../MessagingGateway/helpers/media-source';
-import type { MediaFile } from '../../../MessagingGateway/helpers/media-source';
-import type { ChatReference } from '../../identifiers';
-import { classifyChat, asChatId, toChatId, toNumber } from '../../identifiers';
-import { isBlank } from '../../values';
-import type { GatewayOperation } from '../index';
+import * as sendAndWaitOperation from '../../actions/message/sendAndWait.operation';
+import * as sendAudioOperation from '../../actions/message/sendAudio.operation';
+import * as sendButtonsOperation from '../../actions/message/sendButtons.operation';
+import * as sendContactOperation from '../../actions/message/sendContact.operation';
+import * as sendLinkPreviewOperation from '../../actions/message/sendLinkPreview.operation';
+import * as sendListOperation from '../../actions/message/sendList.operation';
+import * as sendLocationOperation from '../../actions/message/sendLocation.operation';
+import * as sendMediaOperation from '../../actions/message/sendMedia.operation';
+import * as sendPollOperation from '../../actions/message/sendPoll.operation';
+import * as sendTextOperation from '../../actions/message/sendText.operation';
+import { readOptions } from '../../helpers/fields';
+import type { ButtonsMessage } from '../../helpers/instance-send';
+import { sendButtonsMessage } from '../../helpers/instance-send';
+import { fallbackFileName } from '../../helpers/media-source';
+import type { MediaFile } from '../../helpers/media-source';
+import type { ChatReference } from '../../../shared/identifiers';
+import { classifyChat, asChatId, toChatId, toNumber } from '../../../shared/identifiers';
+import { isBlank } from '../../../shared/values';
+import type { GatewayOperation } from '../../../shared/gateways/index';
 import { checkExists } from './contacts';
 import {
 	postWahaSend,

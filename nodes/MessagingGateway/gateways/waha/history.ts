@@ -5,13 +5,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { expectList } from '../../../MessagingGateway/helpers/responses';
-import { parseFullMessageId } from '../../identifiers';
-import { textOf } from '../../message-text';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
-import type { BurstMessage, ChatHistory } from '../index';
-import { wahaMessageFields } from './message-fields';
+import { expectList } from '../../helpers/responses';
+import { parseFullMessageId } from '../../../shared/identifiers';
+import { textOf } from '../../../shared/message-text';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
+import type { BurstMessage, ChatHistory } from '../../../shared/gateways/index';
+import { wahaMessageFields } from '../../../shared/gateways/waha/message-fields';
 import { wahaMessageFile } from './message-actions';
 
 /** A WAMessage in the fields the trigger gives a message. */

@@ -2,10 +2,10 @@
  * Sending, reading and changing messages on WAHA (2026.x, its published OpenAPI): which it offers,
  * and why it has no others. Each reads what the user asked with its operation file's code.
  */
-import * as getMessage from '../../../MessagingGateway/actions/message/get.operation';
-import * as react from '../../../MessagingGateway/actions/message/react.operation';
-import { combineRapidWith } from '../../../MessagingGateway/actions/message/combineRapid.operation';
-import type { GatewayOperation } from '../index';
+import * as getMessage from '../../actions/message/get.operation';
+import * as react from '../../actions/message/react.operation';
+import { combineRapidWith } from '../../actions/message/combineRapid.operation';
+import type { GatewayOperation } from '../../../shared/gateways/index';
 import { wahaHistory } from './history';
 import { wahaMessageActions } from './message-actions';
 import { wahaSends } from './sends';

@@ -5,15 +5,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import {
-	fullIdFromKey,
-	readShapeAReplyTo,
-	responseObject,
-} from '../../../MessagingGateway/helpers/message';
-import type { ChatReference, FullMessageId } from '../../identifiers';
-import { asChatId, toChatId } from '../../identifiers';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
+import { fullIdFromKey, readShapeAReplyTo, responseObject } from '../../helpers/message';
+import type { ChatReference, FullMessageId } from '../../../shared/identifiers';
+import { asChatId, toChatId } from '../../../shared/identifiers';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
 
 const FULL_ID = /^(true|false)_/;
 

@@ -10,15 +10,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { withoutSecrets } from '../../../MessagingGateway/actions/webhook/get.operation';
-import { readSetWebhook } from '../../../MessagingGateway/actions/webhook/set.operation';
-import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import { Redactor } from '../../secrets';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
-import type { GatewayOperation } from '../index';
+import { withoutSecrets } from '../../actions/webhook/get.operation';
+import { readSetWebhook } from '../../actions/webhook/set.operation';
+import { readSession } from '../../actions/common/descriptions';
+import { Redactor } from '../../../shared/secrets';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
+import type { GatewayOperation } from '../../../shared/gateways/index';
 import { sessionInfo, withoutWebhookSecrets } from './sessions';
-import { eventsWahaLacks, wahaEventsFor } from './events';
+import { eventsWahaLacks, wahaEventsFor } from '../../../shared/gateways/waha/events';
 
 /** Every secret a session's config holds, to keep out of errors (WAHA's 500 quotes the request). */
 function secretsOf(config: IDataObject, webhooks: IDataObject[]): string[] {

@@ -5,18 +5,18 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import * as getManyChats from '../../../MessagingGateway/actions/chat/getMany.operation';
-import * as createChannelOperation from '../../../MessagingGateway/actions/channel/create.operation';
-import * as searchChannels from '../../../MessagingGateway/actions/channel/search.operation';
-import * as leaveGroup from '../../../MessagingGateway/actions/group/leave.operation';
-import * as refreshGroups from '../../../MessagingGateway/actions/group/refresh.operation';
-import * as getProfile from '../../../MessagingGateway/actions/profile/get.operation';
-import * as setPicture from '../../../MessagingGateway/actions/profile/setPicture.operation';
-import * as deletePicture from '../../../MessagingGateway/actions/profile/deletePicture.operation';
-import * as requestPairingCode from '../../../MessagingGateway/actions/session/requestPairingCode.operation';
-import { expectObject, missingFromAnswer } from '../../../MessagingGateway/helpers/responses';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import type { GatewayOperations } from '../index';
+import * as getManyChats from '../../actions/chat/getMany.operation';
+import * as createChannelOperation from '../../actions/channel/create.operation';
+import * as searchChannels from '../../actions/channel/search.operation';
+import * as leaveGroup from '../../actions/group/leave.operation';
+import * as refreshGroups from '../../actions/group/refresh.operation';
+import * as getProfile from '../../actions/profile/get.operation';
+import * as setPicture from '../../actions/profile/setPicture.operation';
+import * as deletePicture from '../../actions/profile/deletePicture.operation';
+import * as requestPairingCode from '../../actions/session/requestPairingCode.operation';
+import { expectObject, missingFromAnswer } from '../../helpers/responses';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import type { GatewayOperations } from '../../../shared/gateways/index';
 import { wahaContactOperations } from './contacts';
 import { wahaGroupOperations } from './groups';
 import { wahaSessionOperations } from './sessions';

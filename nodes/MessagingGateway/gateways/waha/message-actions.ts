@@ -5,18 +5,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import * as deleteOperation from '../../../MessagingGateway/actions/message/deleteForEveryone.operation';
-import * as downloadMediaOperation from '../../../MessagingGateway/actions/message/downloadMedia.operation';
-import * as editOperation from '../../../MessagingGateway/actions/message/edit.operation';
-import * as markAsReadOperation from '../../../MessagingGateway/actions/message/markAsRead.operation';
-import { fieldError } from '../../../MessagingGateway/helpers/fields';
-import { extensionForMimeType, responseObject } from '../../../MessagingGateway/helpers/message';
-import { expectObject } from '../../../MessagingGateway/helpers/responses';
-import type { FullMessageId } from '../../identifiers';
-import { asChatId, parseFullMessageId } from '../../identifiers';
-import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
-import type { GatewayOperation } from '../index';
+import * as deleteOperation from '../../actions/message/deleteForEveryone.operation';
+import * as downloadMediaOperation from '../../actions/message/downloadMedia.operation';
+import * as editOperation from '../../actions/message/edit.operation';
+import * as markAsReadOperation from '../../actions/message/markAsRead.operation';
+import { fieldError } from '../../helpers/fields';
+import { extensionForMimeType, responseObject } from '../../helpers/message';
+import { expectObject } from '../../helpers/responses';
+import type { FullMessageId } from '../../../shared/identifiers';
+import { asChatId, parseFullMessageId } from '../../../shared/identifiers';
+import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
+import type { GatewayOperation } from '../../../shared/gateways/index';
 import { wahaMessageId } from './send-helpers';
 
 /** WAHA's route of one message: `/api/{session}/chats/{chatId}/messages/{messageId}`, each an encoded segment. */

@@ -6,26 +6,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readSetPicture } from '../../../MessagingGateway/actions/profile/setPicture.operation';
+import { readSetPicture } from '../../actions/profile/setPicture.operation';
 import {
 	pairingCodeOutput,
 	readRequestPairingCode,
-} from '../../../MessagingGateway/actions/session/requestPairingCode.operation';
+} from '../../actions/session/requestPairingCode.operation';
+import { webhookOutput, withoutSecrets } from '../../actions/webhook/get.operation';
+import { readSetWebhook } from '../../actions/webhook/set.operation';
+import { readSession } from '../../actions/common/descriptions';
+import { expectList, expectObject, missingFromAnswer } from '../../helpers/responses';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject } from '../../../shared/values';
+import type { GatewayOperation } from '../../../shared/gateways/index';
 import {
-	webhookOutput,
-	withoutSecrets,
-} from '../../../MessagingGateway/actions/webhook/get.operation';
-import { readSetWebhook } from '../../../MessagingGateway/actions/webhook/set.operation';
-import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import {
-	expectList,
-	expectObject,
-	missingFromAnswer,
-} from '../../../MessagingGateway/helpers/responses';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject } from '../../values';
-import type { GatewayOperation } from '../index';
-import { EVOLUTION_V2_EVENTS, EVOLUTION_V2_WEBHOOKS } from './webhook';
+	EVOLUTION_V2_EVENTS,
+	EVOLUTION_V2_WEBHOOKS,
+} from '../../../shared/gateways/evolution-v2/webhook';
 
 /**
  * The account's own number: `GET /instance/fetchInstances?instanceName=` gives the instance's row,

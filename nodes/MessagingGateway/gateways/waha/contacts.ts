@@ -10,22 +10,18 @@ import type {
 	NodeApiError,
 } from 'n8n-workflow';
 
-import * as checkNumberOperation from '../../../MessagingGateway/actions/contact/checkNumber.operation';
-import * as getContactOperation from '../../../MessagingGateway/actions/contact/get.operation';
-import * as phoneOrLid from '../../../MessagingGateway/actions/contact/getPhoneOrLid.operation';
-import * as profilePictureOperation from '../../../MessagingGateway/actions/contact/getProfilePicture.operation';
-import { readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import { collectOffsetPages, wantedCount } from '../../../MessagingGateway/helpers/pagination';
-import {
-	expectList,
-	missingFromAnswer,
-	responseOr,
-} from '../../../MessagingGateway/helpers/responses';
-import type { NumberCheck } from '../../../MessagingGateway/helpers/numbers';
-import { asChatId, toChatId } from '../../identifiers';
-import { gatewayApiRequest } from '../../transport';
-import type { GatewayOperation } from '../index';
-import { wahaLidPair, WAHA_LID_HINT } from './lids';
+import * as checkNumberOperation from '../../actions/contact/checkNumber.operation';
+import * as getContactOperation from '../../actions/contact/get.operation';
+import * as phoneOrLid from '../../actions/contact/getPhoneOrLid.operation';
+import * as profilePictureOperation from '../../actions/contact/getProfilePicture.operation';
+import { readSession } from '../../actions/common/descriptions';
+import { collectOffsetPages, wantedCount } from '../../helpers/pagination';
+import { expectList, missingFromAnswer, responseOr } from '../../helpers/responses';
+import type { NumberCheck } from '../../helpers/numbers';
+import { asChatId, toChatId } from '../../../shared/identifiers';
+import { gatewayApiRequest } from '../../../shared/transport';
+import type { GatewayOperation } from '../../../shared/gateways/index';
+import { wahaLidPair, WAHA_LID_HINT } from '../../../shared/gateways/waha/lids';
 
 /** Contacts a `/api/contacts/all` page asks for. */
 const CONTACTS_PAGE = 100;

@@ -2,53 +2,54 @@
  * The action node's operations on Evolution API v2 (2.3.6): which it offers, and why it has no
  * others. An offered operation reads what the user asked with its operation file's code, so the
  * fields and their checks are the same on every gateway; what v2 sends differently is in
- * requests.ts and send-bodies.ts.
+ * the core's nodes/shared/gateways/evolution-v2/ (requests.ts, send-bodies.ts), which the
+ * instance-family sends of every operation go through.
  */
-import * as checkNumber from '../../../MessagingGateway/actions/contact/checkNumber.operation';
-import * as getProfilePicture from '../../../MessagingGateway/actions/contact/getProfilePicture.operation';
-import * as getBusinessProfile from '../../../MessagingGateway/actions/contact/getBusinessProfile.operation';
-import * as phoneOrLid from '../../../MessagingGateway/actions/contact/getPhoneOrLid.operation';
-import * as findStatus from '../../../MessagingGateway/actions/message/findStatus.operation';
-import * as createGroup from '../../../MessagingGateway/actions/group/create.operation';
-import * as getGroup from '../../../MessagingGateway/actions/group/get.operation';
-import * as getManyGroups from '../../../MessagingGateway/actions/group/getMany.operation';
-import * as getParticipants from '../../../MessagingGateway/actions/group/getParticipants.operation';
-import * as sendInvite from '../../../MessagingGateway/actions/group/sendInvite.operation';
-import * as setPresence from '../../../MessagingGateway/actions/session/setPresence.operation';
-import * as getConnectionState from '../../../MessagingGateway/actions/session/getConnectionState.operation';
-import * as getManySessions from '../../../MessagingGateway/actions/session/getMany.operation';
-import * as connect from '../../../MessagingGateway/actions/session/connect.operation';
-import * as logout from '../../../MessagingGateway/actions/session/logout.operation';
-import * as updateParticipants from '../../../MessagingGateway/actions/group/updateParticipants.operation';
-import * as deleteForEveryone from '../../../MessagingGateway/actions/message/deleteForEveryone.operation';
-import * as edit from '../../../MessagingGateway/actions/message/edit.operation';
-import * as markAsRead from '../../../MessagingGateway/actions/message/markAsRead.operation';
-import * as restart from '../../../MessagingGateway/actions/session/restart.operation';
-import * as leaveOperation from '../../../MessagingGateway/actions/group/leave.operation';
-import * as reactOperation from '../../../MessagingGateway/actions/message/react.operation';
-import * as sendPollOperation from '../../../MessagingGateway/actions/message/sendPoll.operation';
-import * as sendAudio from '../../../MessagingGateway/actions/message/sendAudio.operation';
-import * as sendContact from '../../../MessagingGateway/actions/message/sendContact.operation';
-import * as sendList from '../../../MessagingGateway/actions/message/sendList.operation';
-import * as sendLocation from '../../../MessagingGateway/actions/message/sendLocation.operation';
-import * as sendMedia from '../../../MessagingGateway/actions/message/sendMedia.operation';
-import * as sendSticker from '../../../MessagingGateway/actions/message/sendSticker.operation';
-import * as sendText from '../../../MessagingGateway/actions/message/sendText.operation';
+import * as checkNumber from '../../actions/contact/checkNumber.operation';
+import * as getProfilePicture from '../../actions/contact/getProfilePicture.operation';
+import * as getBusinessProfile from '../../actions/contact/getBusinessProfile.operation';
+import * as phoneOrLid from '../../actions/contact/getPhoneOrLid.operation';
+import * as findStatus from '../../actions/message/findStatus.operation';
+import * as createGroup from '../../actions/group/create.operation';
+import * as getGroup from '../../actions/group/get.operation';
+import * as getManyGroups from '../../actions/group/getMany.operation';
+import * as getParticipants from '../../actions/group/getParticipants.operation';
+import * as sendInvite from '../../actions/group/sendInvite.operation';
+import * as setPresence from '../../actions/session/setPresence.operation';
+import * as getConnectionState from '../../actions/session/getConnectionState.operation';
+import * as getManySessions from '../../actions/session/getMany.operation';
+import * as connect from '../../actions/session/connect.operation';
+import * as logout from '../../actions/session/logout.operation';
+import * as updateParticipants from '../../actions/group/updateParticipants.operation';
+import * as deleteForEveryone from '../../actions/message/deleteForEveryone.operation';
+import * as edit from '../../actions/message/edit.operation';
+import * as markAsRead from '../../actions/message/markAsRead.operation';
+import * as restart from '../../actions/session/restart.operation';
+import * as leaveOperation from '../../actions/group/leave.operation';
+import * as reactOperation from '../../actions/message/react.operation';
+import * as sendPollOperation from '../../actions/message/sendPoll.operation';
+import * as sendAudio from '../../actions/message/sendAudio.operation';
+import * as sendContact from '../../actions/message/sendContact.operation';
+import * as sendList from '../../actions/message/sendList.operation';
+import * as sendLocation from '../../actions/message/sendLocation.operation';
+import * as sendMedia from '../../actions/message/sendMedia.operation';
+import * as sendSticker from '../../actions/message/sendSticker.operation';
+import * as sendText from '../../actions/message/sendText.operation';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { combineRapidWith } from '../../../MessagingGateway/actions/message/combineRapid.operation';
+import { combineRapidWith } from '../../actions/message/combineRapid.operation';
 
-import { messageKey, readQuoted } from '../../../MessagingGateway/helpers/instance-send';
-import { fullIdFromKey, responseObject } from '../../../MessagingGateway/helpers/message';
-import { toChatId, toNumber } from '../../identifiers';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import type { GatewayOperations } from '../index';
+import { messageKey, readQuoted } from '../../helpers/instance-send';
+import { fullIdFromKey, responseObject } from '../../helpers/message';
+import { toChatId, toNumber } from '../../../shared/identifiers';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import type { GatewayOperations } from '../../../shared/gateways/index';
 import { evolutionV2AccountOperations } from './account';
 import { evolutionV2InteractiveSends } from './interactive';
 import { evolutionV2History } from './history';
 import { evolutionV2Reads } from './reads';
-import { keyForV2 } from './send-bodies';
-import { evolutionLidPair } from './lids';
+import { keyForV2 } from '../../../shared/gateways/evolution-v2/send-bodies';
+import { evolutionLidPair } from '../../../shared/gateways/evolution-v2/lids';
 
 /** `POST /message/sendReaction/{instance}` `{key: {id, remoteJid, fromMe}, reaction}` (v2 needs no sender). */
 async function react(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {

@@ -7,23 +7,18 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import * as createOperation from '../../../MessagingGateway/actions/group/create.operation';
-import * as getManyOperation from '../../../MessagingGateway/actions/group/getMany.operation';
-import * as sendInviteOperation from '../../../MessagingGateway/actions/group/sendInvite.operation';
-import * as updateParticipantsOperation from '../../../MessagingGateway/actions/group/updateParticipants.operation';
-import { readGroupId, readSession } from '../../../MessagingGateway/actions/common/descriptions';
-import {
-	expectList,
-	expectObject,
-	missingFromAnswer,
-	responseOr,
-} from '../../../MessagingGateway/helpers/responses';
-import { asChatId } from '../../identifiers';
-import { memberAddresses } from '../../people';
-import { matchesFilter } from '../../lists';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import { asObject, describeValue } from '../../values';
-import type { GatewayOperation } from '../index';
+import * as createOperation from '../../actions/group/create.operation';
+import * as getManyOperation from '../../actions/group/getMany.operation';
+import * as sendInviteOperation from '../../actions/group/sendInvite.operation';
+import * as updateParticipantsOperation from '../../actions/group/updateParticipants.operation';
+import { readGroupId, readSession } from '../../actions/common/descriptions';
+import { expectList, expectObject, missingFromAnswer, responseOr } from '../../helpers/responses';
+import { asChatId } from '../../../shared/identifiers';
+import { memberAddresses } from '../../../shared/people';
+import { matchesFilter } from '../../../shared/lists';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import { asObject, describeValue } from '../../../shared/values';
+import type { GatewayOperation } from '../../../shared/gateways/index';
 
 /** A text field, or undefined. */
 function textField(value: unknown): string | undefined {

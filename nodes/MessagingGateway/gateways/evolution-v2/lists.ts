@@ -6,10 +6,16 @@
  */
 import type { INodeListSearchResult } from 'n8n-workflow';
 
-import { classifyChat } from '../../identifiers';
-import { listItem, matchesFilter, nextPickerPage, PICKER_PAGE_SIZE, pickerRows } from '../../lists';
-import { gatewayApiRequest, gatewayPath } from '../../transport';
-import type { GatewayLists } from '../index';
+import { classifyChat } from '../../../shared/identifiers';
+import {
+	listItem,
+	matchesFilter,
+	nextPickerPage,
+	PICKER_PAGE_SIZE,
+	pickerRows,
+} from '../../../shared/lists';
+import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
+import type { GatewayLists } from '../../../shared/gateways/index';
 import { chatFromV2, searchV2 } from './reads';
 
 export const evolutionV2Lists: GatewayLists = {
