@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { webhook as sendAndWaitWebhook } from './actions/message/sendAndWait.operation';
+import { webhook as sendAndWaitWebhook } from './actions/message/sendAndWait.webhook';
 import { router } from './actions/router';
 import { GATEWAY_OPERATIONS } from './gateways';
 import { listSearch } from './methods';

@@ -11,7 +11,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { webhook } from '../../nodes/MessagingGateway/actions/message/sendAndWait.operation';
+import { webhook } from '../../nodes/MessagingGateway/actions/message/sendAndWait.webhook';
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { SEED } from '../simulator/index.cts';
 import { gatewayClient, useSimulator } from '../simulator/testing.cts';

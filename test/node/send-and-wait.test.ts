@@ -3,7 +3,7 @@
 // whole round trip through n8n's waiting webhooks is test/e2e/send-and-wait.e2e.ts).
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { webhook } from '../../nodes/MessagingGateway/actions/message/sendAndWait.operation';
+import { webhook } from '../../nodes/MessagingGateway/actions/message/sendAndWait.webhook';
 import { SEED } from '../simulator/index.cts';
 import { useSimulator } from '../simulator/testing.cts';
 import {

@@ -1,6 +1,8 @@
 // Prints the plain closing line CI reads: "N passed, N failed", after a short account of each
 // failure (CI shows the end of a long log: the failures must be there, not only far above).
 const FAILURE_LINES = 25;
+/** The slowest files named at the end, so a run's time can be read from the log's end too. */
+const SLOWEST_FILES = 8;
 
 const plain = (text) => text.replace(/\u001b\[[0-9;]*m/g, '');
 
@@ -23,11 +25,28 @@ function failureAccount(results) {
 	return lines;
 }
 
+function slowestFiles(results) {
+	const durations = results.testResults
+		.map((file) => ({
+			where: file.testFilePath.replace(`${process.cwd()}/`, ''),
+			seconds: (file.perfStats.end - file.perfStats.start) / 1000,
+		}))
+		.sort((a, b) => b.seconds - a.seconds);
+	const wall = (Date.now() - results.startTime) / 1000;
+	return [
+		`Time: ${Math.round(wall)} s in all; slowest files:`,
+		...durations
+			.slice(0, SLOWEST_FILES)
+			.map(({ where, seconds }) => `  ${String(Math.round(seconds)).padStart(5)} s  ${where}`),
+	];
+}
+
 class SummaryReporter {
 	onRunComplete(_contexts, results) {
 		const failedSuites = results.numRuntimeErrorTestSuites;
 		const failed = results.numFailedTests + failedSuites;
 		const account = failureAccount(results);
+		console.log(`\n${slowestFiles(results).join('\n')}`);
 		if (account.length > 0) console.log(`\nFailures:\n${account.join('\n')}`);
 		console.log(`\n${results.numPassedTests} passed, ${failed} failed`);
 	}

@@ -1,218 +1,23 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { BurstMessage, ChatHistory } from '../../../shared/gateways';
-import { parseFullMessageId } from '../../../shared/identifiers';
-import type { FullMessageId } from '../../../shared/identifiers';
-import { burstTexts, decideBurst, pauseBefore } from '../../helpers/bursts';
+import { decideBurst, pauseBefore } from '../../helpers/bursts';
 import { instanceApiHistory } from '../../helpers/chat-history';
-import type { BurstRule } from '../../helpers/bursts';
-import {
-	integerFrom,
-	optionBoolean,
-	optionFrom,
-	readOptions,
-	fieldError,
-} from '../../helpers/fields';
-import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
+import { showOnlyFor } from '../common/descriptions';
+import { combineRapidFields } from './combineRapid.fields';
+import { readCombineRapid } from './combineRapid.request';
+import type { CombineRapidRequest } from './combineRapid.request';
+import { turnOutput } from './combineRapid.output';
 
-/** n8n keeps a wait under 65 s in memory (its Wait node's limit); longer ones are not offered. */
-export const MAX_SILENCE_SECONDS = 60;
-const DEFAULT_SILENCE_SECONDS = 3;
-const DEFAULT_MAX_MESSAGES = 10;
-const DEFAULT_MAX_WAIT_SECONDS = 30;
+export const description = showOnlyFor('message', 'combineRapid', combineRapidFields);
+
 /** Messages a history page asks for, and the pages read at most to find where a burst began. */
 export const HISTORY_PAGE = 50;
 export const MAX_HISTORY_PAGES = 5;
 /** How often and how long apart the history is read again while it lacks this message. */
 const MISSING_MESSAGE_RETRIES = 3;
 const MISSING_MESSAGE_PAUSE_MS = 500;
-
-const properties: INodeProperties[] = [
-	...sessionFields,
-	{
-		displayName: 'Message ID',
-		name: 'messageId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.messageId }}',
-		placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
-		description:
-			'Full ID of the message the trigger received (its Message ID field). Put this node right after the trigger, before any filter, so every message of a chat reaches it.',
-	},
-	{
-		displayName: 'Silence Time (Seconds)',
-		name: 'silenceSeconds',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_SILENCE_SECONDS },
-		default: DEFAULT_SILENCE_SECONDS,
-		description:
-			'How long the person must stay silent before the workflow goes on with everything they wrote. WhatsApp stamps messages to the second, so a pause this long or longer always starts a new turn, and a pause over a second shorter never does.',
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Media',
-				name: 'includeMedia',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to download the file of every message with media (voice notes, images, documents…) into the binary data of the output',
-			},
-			{
-				displayName: 'Join Texts With',
-				name: 'joinWith',
-				type: 'string',
-				default: '\n',
-				description: 'What goes between the texts of the messages in the joined "text" field',
-			},
-			{
-				displayName: 'Maximum Messages',
-				name: 'maxMessages',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_MESSAGES,
-				description:
-					'The most messages one turn takes; the next message starts a new turn, even if the person has not paused',
-			},
-			{
-				displayName: 'Maximum Wait (Seconds)',
-				name: 'maxWaitSeconds',
-				type: 'number',
-				typeOptions: { minValue: 2 },
-				default: DEFAULT_MAX_WAIT_SECONDS,
-				description:
-					"The longest a turn waits from the person's first message: if they keep writing, the turn goes on with what arrived by then and later messages start a new turn. Must be longer than the Silence Time.",
-			},
-			{
-				displayName: 'Output',
-				name: 'output',
-				type: 'options',
-				default: 'oneItem',
-				options: [
-					{
-						name: 'One Item for the Turn',
-						value: 'oneItem',
-						description:
-							'One item with the joined text, the list of texts and every message; each file in its own binary field (media_1, media_2…)',
-					},
-					{
-						name: 'One Item per Message',
-						value: 'itemPerMessage',
-						description:
-							'One item per message of the turn, in order, each with its file in the binary field "data" and the turn\'s joined text under "turn"',
-					},
-				],
-				description: 'How the turn comes out of the node',
-			},
-		],
-	},
-];
-
-export const description = showOnlyFor('message', 'combineRapid', properties);
-
-const OUTPUTS = ['oneItem', 'itemPerMessage'] as const;
-
-export interface CombineRapidRequest {
-	session: string;
-	messageId: FullMessageId;
-	rule: BurstRule;
-	joinWith: string;
-	includeMedia: boolean;
-	output: (typeof OUTPUTS)[number];
-}
-
-/** What Combine Rapid Messages was asked for one item, checked before any request. */
-export function readCombineRapid(this: IExecuteFunctions, itemIndex: number): CombineRapidRequest {
-	const session = readSession.call(this, itemIndex);
-	const messageId = parseFullMessageId.call(
-		this,
-		this.getNodeParameter('messageId', itemIndex, ''),
-		'Message ID',
-		itemIndex,
-	);
-	const silenceSeconds = integerFrom.call(
-		this,
-		this.getNodeParameter('silenceSeconds', itemIndex, DEFAULT_SILENCE_SECONDS),
-		'Silence Time (Seconds)',
-		itemIndex,
-		1,
-	);
-	if (silenceSeconds > MAX_SILENCE_SECONDS) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`Silence Time (Seconds) must be at most ${MAX_SILENCE_SECONDS} (got ${silenceSeconds})`,
-			'n8n keeps waits under a minute in memory; a pause over a minute ends a chat turn anyway.',
-		);
-	}
-	const options = readOptions.call(this, itemIndex);
-	const maxMessages = integerFrom.call(
-		this,
-		options.maxMessages ?? DEFAULT_MAX_MESSAGES,
-		'Maximum Messages',
-		itemIndex,
-		1,
-	);
-	const maxWaitSeconds = integerFrom.call(
-		this,
-		options.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS,
-		'Maximum Wait (Seconds)',
-		itemIndex,
-		1,
-	);
-	if (maxWaitSeconds <= silenceSeconds) {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			`Maximum Wait (Seconds) must be longer than the Silence Time (got ${maxWaitSeconds}, Silence Time ${silenceSeconds})`,
-			'A turn waits at least the Silence Time after the last message; make Maximum Wait longer.',
-		);
-	}
-	const joinWith = options.joinWith ?? '\n';
-	if (typeof joinWith !== 'string' && typeof joinWith !== 'number') {
-		throw fieldError.call(
-			this,
-			itemIndex,
-			'Join Texts With must be text',
-			'Enter the text to put between the messages, e.g. a space or a new line.',
-		);
-	}
-	return {
-		session,
-		messageId,
-		// The last message of a turn comes less than (Maximum Wait − Silence Time) after its first,
-		// so the turn goes on within Maximum Wait of the first message.
-		rule: { silenceSeconds, maxMessages, maxSpanSeconds: maxWaitSeconds - silenceSeconds },
-		joinWith: String(joinWith),
-		includeMedia: optionBoolean.call(
-			this,
-			options,
-			'includeMedia',
-			'Include Media',
-			itemIndex,
-			true,
-		),
-		output: optionFrom.call(
-			this,
-			options.output ?? 'oneItem',
-			'Output',
-			itemIndex,
-			OUTPUTS,
-		) as CombineRapidRequest['output'],
-	};
-}
 
 /**
  * When this run of the node started, per run. The silence is counted from then: right after the
@@ -266,81 +71,6 @@ async function readRecentHistory(
 		if (own !== -1 && pauseBefore(oldestFirst, own, request.rule.silenceSeconds) > 0) break;
 	}
 	return { messages: newestFirst.reverse(), complete: false };
-}
-
-/** The trigger's fields of a message (without the gateway's record). */
-function messageFields(message: BurstMessage, session: string): IDataObject {
-	return {
-		session,
-		chatId: message.chatId,
-		messageId: message.messageId,
-		fromMe: message.fromMe,
-		sender: message.sender,
-		pushName: message.pushName,
-		text: message.text,
-		messageType: message.messageType,
-		timestamp: message.timestamp,
-		hasMedia: message.hasMedia,
-		mimetype: message.mimetype,
-	};
-}
-
-/** The turn as the node's output: one item, or one per message, with the files as binary data. */
-async function turnOutput(
-	this: IExecuteFunctions,
-	history: ChatHistory,
-	request: CombineRapidRequest,
-	burst: BurstMessage[],
-	boundaryKnown: boolean,
-	itemIndex: number,
-): Promise<INodeExecutionData[]> {
-	const { texts, text } = burstTexts(burst, request.joinWith);
-	const files: Array<IBinaryData | undefined> = [];
-	for (const message of burst) {
-		files.push(
-			request.includeMedia && message.hasMedia
-				? await history.mediaFile.call(this, request.session, message, itemIndex)
-				: undefined,
-		);
-	}
-	const turn: IDataObject = {
-		session: request.session,
-		chatId: request.messageId.chatId,
-		text,
-		texts,
-		count: burst.length,
-		messageIds: burst.map((message) => message.messageId),
-		firstTimestamp: burst[0].timestamp,
-		lastTimestamp: burst[burst.length - 1].timestamp,
-	};
-	// Only when the history ran out of pages before the pause that began this turn.
-	if (!boundaryKnown) turn.startMayBeEarlier = true;
-	if (request.output === 'itemPerMessage') {
-		return burst.map((message, index) => {
-			const file = files[index];
-			return {
-				json: { ...messageFields(message, request.session), turn: { ...turn, index } },
-				...(file ? { binary: { data: file } } : {}),
-			};
-		});
-	}
-	const binary: Record<string, IBinaryData> = {};
-	const messages = burst.map((message, index) => {
-		const fields = messageFields(message, request.session);
-		const file = files[index];
-		if (file) {
-			const field = `media_${index + 1}`;
-			binary[field] = file;
-			fields.binaryField = field;
-		}
-		return fields;
-	});
-	return [
-		{
-			json: { ...turn, messages },
-			...(Object.keys(binary).length > 0 ? { binary } : {}),
-		},
-	];
 }
 
 /**
