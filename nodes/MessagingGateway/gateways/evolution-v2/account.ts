@@ -17,7 +17,7 @@ import { readSession } from '../../actions/common/descriptions';
 import { expectList, expectObject, missingFromAnswer } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { asObject } from '../../../shared/values';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import {
 	EVOLUTION_V2_EVENTS,
 	EVOLUTION_V2_WEBHOOKS,

@@ -10,7 +10,7 @@
 import { burstMessageFromEvolution } from '../../helpers/evolution-messages';
 import { mediaFileOf } from '../../helpers/message-media';
 import { expectList } from '../../helpers/responses';
-import type { ChatHistory } from '../../../shared/gateways/index';
+import type { ChatHistory } from '../../../shared/gateways';
 import { searchV2 } from './reads';
 
 export const evolutionV2History: ChatHistory = {

@@ -13,7 +13,7 @@ import { readQuoted, sendToChat, sentMessageOutput } from '../../helpers/instanc
 import { toNumber } from '../../../shared/identifiers';
 import { isBlank } from '../../../shared/values';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 
 /** 2.3.6's buttonMessage sends at most this many reply buttons. */
 const MAX_REPLY_BUTTONS = 3;

@@ -15,7 +15,7 @@ import {
 	pickerRows,
 } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import type { GatewayLists } from '../../../shared/gateways/index';
+import type { GatewayLists } from '../../../shared/gateways';
 import { chatFromV2, searchV2 } from './reads';
 
 export const evolutionV2Lists: GatewayLists = {

@@ -43,7 +43,7 @@ import { messageKey, readQuoted } from '../../helpers/instance-send';
 import { fullIdFromKey, responseObject } from '../../helpers/message';
 import { toChatId, toNumber } from '../../../shared/identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import type { GatewayOperations } from '../../../shared/gateways/index';
+import type { GatewayOperations } from '../../../shared/gateways';
 import { evolutionV2AccountOperations } from './account';
 import { evolutionV2InteractiveSends } from './interactive';
 import { evolutionV2History } from './history';

@@ -22,7 +22,7 @@ import type { ChatReference } from '../../../shared/identifiers';
 import { textOf } from '../../../shared/message-text';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { asObject } from '../../../shared/values';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import { whatsappJid } from '../../../shared/gateways/evolution-v2/send-bodies';
 
 /** Chats a findChats page asks for (`take`); 2.3.6 sets no page size of its own. */

@@ -16,7 +16,7 @@ import * as deletePicture from '../../actions/profile/deletePicture.operation';
 import * as requestPairingCode from '../../actions/session/requestPairingCode.operation';
 import { expectObject, missingFromAnswer } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import type { GatewayOperations } from '../../../shared/gateways/index';
+import type { GatewayOperations } from '../../../shared/gateways';
 import { wahaContactOperations } from './contacts';
 import { wahaGroupOperations } from './groups';
 import { wahaSessionOperations } from './sessions';

@@ -20,7 +20,7 @@ import { expectList, missingFromAnswer, responseOr } from '../../helpers/respons
 import type { NumberCheck } from '../../helpers/numbers';
 import { asChatId, toChatId } from '../../../shared/identifiers';
 import { gatewayApiRequest } from '../../../shared/transport';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import { wahaLidPair, WAHA_LID_HINT } from '../../../shared/gateways/waha/lids';
 
 /** Contacts a `/api/contacts/all` page asks for. */

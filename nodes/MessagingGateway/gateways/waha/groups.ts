@@ -18,7 +18,7 @@ import { memberAddresses } from '../../../shared/people';
 import { matchesFilter } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { asObject, describeValue } from '../../../shared/values';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 
 /** A text field, or undefined. */
 function textField(value: unknown): string | undefined {

@@ -10,7 +10,7 @@ import { parseFullMessageId } from '../../../shared/identifiers';
 import { textOf } from '../../../shared/message-text';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { asObject } from '../../../shared/values';
-import type { BurstMessage, ChatHistory } from '../../../shared/gateways/index';
+import type { BurstMessage, ChatHistory } from '../../../shared/gateways';
 import { wahaMessageFields } from '../../../shared/gateways/waha/message-fields';
 import { wahaMessageFile } from './message-actions';
 

@@ -15,7 +15,7 @@ import {
 	pickerRows,
 } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import type { GatewayLists } from '../../../shared/gateways/index';
+import type { GatewayLists } from '../../../shared/gateways';
 import { groupFromWaha, groupRowsOf } from './groups';
 
 export const wahaLists: GatewayLists = {

@@ -16,7 +16,7 @@ import type { FullMessageId } from '../../../shared/identifiers';
 import { asChatId, parseFullMessageId } from '../../../shared/identifiers';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { asObject } from '../../../shared/values';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import { wahaMessageId } from './send-helpers';
 
 /** WAHA's route of one message: `/api/{session}/chats/{chatId}/messages/{messageId}`, each an encoded segment. */

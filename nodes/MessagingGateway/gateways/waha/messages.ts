@@ -5,7 +5,7 @@
 import * as getMessage from '../../actions/message/get.operation';
 import * as react from '../../actions/message/react.operation';
 import { combineRapidWith } from '../../actions/message/combineRapid.operation';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import { wahaHistory } from './history';
 import { wahaMessageActions } from './message-actions';
 import { wahaSends } from './sends';

@@ -4,7 +4,7 @@
  * the fields and their checks are the same on every gateway; WAHA's routes, bodies and answers are
  * in the files beside this one.
  */
-import type { GatewayOperations } from '../../../shared/gateways/index';
+import type { GatewayOperations } from '../../../shared/gateways';
 import { wahaMessageOperations, wahaMessagesNotOffered } from './messages';
 import { wahaAccountOperations } from './account';
 

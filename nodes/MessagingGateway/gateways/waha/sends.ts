@@ -23,7 +23,7 @@ import type { MediaFile } from '../../helpers/media-source';
 import type { ChatReference } from '../../../shared/identifiers';
 import { classifyChat, asChatId, toChatId, toNumber } from '../../../shared/identifiers';
 import { isBlank } from '../../../shared/values';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import { checkExists } from './contacts';
 import {
 	postWahaSend,

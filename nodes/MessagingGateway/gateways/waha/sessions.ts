@@ -13,7 +13,7 @@ import { readSession } from '../../actions/common/descriptions';
 import { expectList, expectObject, missingFromAnswer, responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { asObject } from '../../../shared/values';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import { withoutSecrets } from '../../actions/webhook/get.operation';
 
 /** WAHA's session statuses as the node's documented states: open, connecting or close. */

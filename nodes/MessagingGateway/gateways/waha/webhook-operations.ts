@@ -16,7 +16,7 @@ import { readSession } from '../../actions/common/descriptions';
 import { Redactor } from '../../../shared/secrets';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { asObject } from '../../../shared/values';
-import type { GatewayOperation } from '../../../shared/gateways/index';
+import type { GatewayOperation } from '../../../shared/gateways';
 import { sessionInfo, withoutWebhookSecrets } from './sessions';
 import { eventsWahaLacks, wahaEventsFor } from '../../../shared/gateways/waha/events';
 
