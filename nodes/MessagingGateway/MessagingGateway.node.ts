@@ -10,6 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { webhook as sendAndWaitWebhook } from './actions/message/sendAndWait.webhook';
 import { router } from './actions/router';
+import { GATEWAY_OPERATIONS } from './gateways';
 import { listSearch } from './methods';
 import { operationProperties, resourceProperty } from './actions/resources';
 
@@ -51,7 +52,7 @@ export class MessagingGateway implements INodeType {
 	methods = { listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, GATEWAY_OPERATIONS);
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -13,8 +13,8 @@ import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 import { COMMON_EVENT_LABELS, EVENT_OPTIONS } from '../shared/events';
 import { searchSessions, SESSION_SUBTITLE, sessionFields } from '../shared/session';
 import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
-import { WAHA_WEBHOOKS } from '../shared/gateways/waha/webhook';
-import type { GatewayName } from '../shared/gateways';
+import { WAHA_WEBHOOKS } from './gateways/waha/webhook';
+import type { GatewayName } from '../shared/transport';
 import { selectedGateway } from '../shared/transport';
 import {
 	CATCH_UP_HOURS,
@@ -29,7 +29,7 @@ import {
 } from './catch-up';
 import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
 import { credentialApiKey } from './credential-key';
-import type { DeliveryFilters, DeliveryOutput } from './deliveries';
+import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import {
 	deliveryDigest,
 	DELIVERIES,
@@ -38,15 +38,19 @@ import {
 	REDELIVER_MINUTES,
 	rememberSeconds,
 } from './delivery-memory';
-import type { TriggerStaticData, WantedRegistration, WebhookRegistrar } from './registration';
+import type {
+	TriggerStaticData,
+	WantedRegistration,
+	WebhookRegistrar,
+} from './webhook/registration';
 import {
 	checkedNumber,
 	LOG_PREFIX,
 	MESSAGING_GATEWAY_WEBHOOKS,
 	replacingRegistrar,
-} from './registration';
+} from './webhook/registration';
 import { firstRunsOnly, tagged } from './processed-messages';
-import { Redactor } from './secrets';
+import { Redactor } from '../shared/secrets';
 import { collection, readFilters, readOutput } from './settings';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */

@@ -25,20 +25,20 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import type { GatewayName } from '../shared/gateways';
-import { EVOLUTION_V2_MISSED } from '../shared/gateways/evolution-v2/missed';
-import { WAHA_MISSED } from '../shared/gateways/waha/missed';
-import type { MissedMessages } from '../shared/missed-messages';
-import { CATCH_UP_LIMIT, MESSAGING_GATEWAY_MISSED } from '../shared/missed-messages';
+import type { GatewayName } from '../shared/transport';
+import { EVOLUTION_V2_MISSED } from './gateways/evolution-v2/missed';
+import { WAHA_MISSED } from './gateways/waha/missed';
+import type { MissedMessages } from './webhook/missed-messages';
+import { CATCH_UP_LIMIT, MESSAGING_GATEWAY_MISSED } from './webhook/missed-messages';
 import { wholeNumberIn } from '../shared/values';
 import { checkedDelivery, messageOf } from './checked-delivery';
-import type { DeliveryFilters, DeliveryOutput } from './deliveries';
+import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
 import type { WatchedResponse } from './delivery-memory';
-import type { OurRegistration, TriggerStaticData } from './registration';
-import { LOG_PREFIX } from './registration';
+import type { OurRegistration, TriggerStaticData } from './webhook/registration';
+import { LOG_PREFIX } from './webhook/registration';
 import { tagged } from './processed-messages';
-import { Redactor } from './secrets';
+import { Redactor } from '../shared/secrets';
 
 /** How each gateway gives back the messages of a span. */
 const MISSED_MESSAGES: Record<GatewayName, MissedMessages> = {

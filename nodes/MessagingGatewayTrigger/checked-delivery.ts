@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import type { WahaEnvelope } from '../shared/gateways/waha/deliveries';
+import type { WahaEnvelope } from '../shared/gateways/waha/message-fields';
 import {
 	HMAC_ALGORITHM_HEADER,
 	HMAC_HEADER,
@@ -16,8 +16,8 @@ import {
 	wahaEnvelopeProblem,
 	wahaMessageTime,
 	wahaReasonToIgnore,
-} from '../shared/gateways/waha/deliveries';
-import type { Delivery, DeliveryFilters, DeliveryOutput } from './deliveries';
+} from './gateways/waha/deliveries';
+import type { Delivery, DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import {
 	deliveryIdentity,
 	deliveryToItem,
@@ -25,9 +25,9 @@ import {
 	messageTime,
 	reasonToIgnore,
 	tokensMatch,
-} from './deliveries';
+} from './webhook/deliveries';
 import { withPhonesLookedUp } from './phone-lookups';
-import type { OurRegistration } from './registration';
+import type { OurRegistration } from './webhook/registration';
 
 /**
  * The request body exactly as it arrived: n8n keeps it as `rawBody` (n8n 1.x and 2.x read it

@@ -1,13 +1,13 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import type { GatewayName } from '../shared/gateways';
+import type { GatewayName } from '../shared/transport';
 import { evolutionLidPair } from '../shared/gateways/evolution-v2/lids';
 import { wahaLidPair } from '../shared/gateways/waha/lids';
 import { selectedGateway } from '../shared/transport';
-import type { DeliveryOutput } from './deliveries';
+import type { DeliveryOutput } from './webhook/deliveries';
 
 import type { PersonAddresses } from '../shared/people';
-import { LOG_PREFIX } from './registration';
+import { LOG_PREFIX } from './webhook/registration';
 
 /** How long a phone number found for a LID is kept: the pair does not change. */
 export const FOUND_FOR_MS = 24 * 60 * 60 * 1000;

@@ -25,7 +25,7 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { LOG_PREFIX } from './registration';
+import { LOG_PREFIX } from './webhook/registration';
 
 /** The property webhook() puts on each item for execute(), which takes it off again. */
 const TAG = 'messagingGatewayDelivery';

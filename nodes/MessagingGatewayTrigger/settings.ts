@@ -10,9 +10,9 @@ import type { ChatReference } from '../shared/identifiers';
 import { splitList } from '../shared/lists';
 import { readSessionParameter } from '../shared/session';
 import { describeValue } from '../shared/values';
-import type { DeliveryFilters, DeliveryOutput } from './deliveries';
-import { checkedEvents } from './registration';
-import { TextKeyedCache } from './text-keyed-cache';
+import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
+import { checkedEvents } from './webhook/registration';
+import { TextKeyedCache } from '../shared/text-keyed-cache';
 
 function chatsOf(this: IHookFunctions | IWebhookFunctions, raw: unknown): ChatReference[] {
 	return splitList(raw).map((entry) => {

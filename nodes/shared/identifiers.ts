@@ -162,6 +162,14 @@ export function asChatId(id: string): string {
 	return reference ? toChatId(reference) : id;
 }
 
+/**
+ * Session-family chat ID (`<digits>@c.us`; LIDs, groups unchanged; a device suffix dropped), the
+ * form the action node's Chat fields take.
+ */
+export function chatIdOf(jid: string | undefined): string | undefined {
+	return jid ? asChatId(jid) : undefined;
+}
+
 /** JID as shape B bodies want it: contacts as <digits>@s.messenger.net; LIDs, groups and channels unchanged. */
 export function toJid(reference: ChatReference): string {
 	return reference.kind === 'contact' ? `${reference.value}@s.messenger.net` : reference.value;

@@ -13,16 +13,16 @@ import type { INodeExecutionData, INodeParameters, INodePropertyOptions } from '
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { MessagingGateway } from '../../nodes/MessagingGateway/MessagingGateway.node';
-import type { RequestBodyStyle } from '../../nodes/shared/transport';
+import type { GatewayName, RequestBodyStyle } from '../../nodes/shared/transport';
+import { GATEWAY_LABELS } from '../../nodes/shared/transport';
 import { SEED } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import { gatewayClient, useSimulator } from '../simulator/testing.cts';
 import { binaryItem, byId, fromList, runGateway } from '../support/gateway-node.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
-import { GATEWAY_LABELS } from '../../nodes/shared/gateways';
-import type { GatewayName, GatewayOperations } from '../../nodes/shared/gateways';
-import { evolutionV2Operations } from '../../nodes/shared/gateways/evolution-v2/operations';
-import { wahaOperations } from '../../nodes/shared/gateways/waha/operations';
+import type { GatewayOperations } from '../../nodes/shared/gateways';
+import { evolutionV2Operations } from '../../nodes/MessagingGateway/gateways/evolution-v2/operations';
+import { wahaOperations } from '../../nodes/MessagingGateway/gateways/waha/operations';
 import { checkEvolution, EVOLUTION } from './evolution.cts';
 import { checkEvolutionV2, EVOLUTION_V2 } from './evolution-v2.cts';
 import { renderTable, SHAPE_OF, STYLES } from './table.cts';

@@ -9,7 +9,7 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
-import { evolutionV2Operations } from '../../nodes/shared/gateways/evolution-v2/operations';
+import { evolutionV2Operations } from '../../nodes/MessagingGateway/gateways/evolution-v2/operations';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import { allExecutions, binaryContent, createCredential, until } from './e2e-helpers.cts';

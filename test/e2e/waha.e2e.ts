@@ -9,7 +9,7 @@ import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
-import { wahaOperations } from '../../nodes/shared/gateways/waha/operations';
+import { wahaOperations } from '../../nodes/MessagingGateway/gateways/waha/operations';
 import { judgeWaha, SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
 import { avatarPng } from '../simulator/png.cts';

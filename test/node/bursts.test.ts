@@ -3,7 +3,8 @@
  * the maximum count and span, and the same cut whichever message's execution decides.
  */
 import { cutIntoBursts, decideBurst } from '../../nodes/MessagingGateway/helpers/bursts';
-import type { BurstMessage, BurstRule } from '../../nodes/MessagingGateway/helpers/bursts';
+import type { BurstRule } from '../../nodes/MessagingGateway/helpers/bursts';
+import type { BurstMessage } from '../../nodes/shared/gateways';
 
 const RULE: BurstRule = { silenceSeconds: 3, maxMessages: 4, maxSpanSeconds: 10 };
 

@@ -6,7 +6,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { showOnlyFor } from '../../nodes/MessagingGateway/actions/common.descriptions';
+import { showOnlyFor } from '../../nodes/MessagingGateway/actions/common/descriptions';
 import { resources } from '../../nodes/MessagingGateway/actions/resources';
 
 /** `value` without `keys`, the other keys in their order. */

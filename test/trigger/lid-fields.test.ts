@@ -11,13 +11,16 @@ import type {
 	Delivery,
 	DeliveryFilters,
 	DeliveryOutput,
-} from '../../nodes/MessagingGatewayTrigger/deliveries';
-import { deliveryToItem, reasonToIgnore } from '../../nodes/MessagingGatewayTrigger/deliveries';
-import type { WahaEnvelope } from '../../nodes/shared/gateways/waha/deliveries';
+} from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
+import {
+	deliveryToItem,
+	reasonToIgnore,
+} from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
+import type { WahaEnvelope } from '../../nodes/shared/gateways/waha/message-fields';
 import {
 	wahaDeliveryToItem,
 	wahaReasonToIgnore,
-} from '../../nodes/shared/gateways/waha/deliveries';
+} from '../../nodes/MessagingGatewayTrigger/gateways/waha/deliveries';
 import { classifyChat } from '../../nodes/shared/identifiers';
 
 const SESSION = 'acme-sales';
@@ -297,7 +300,14 @@ describe('WAHA deliveries, by engine', () => {
 			{ ...DORA_BY_LID, phone: null, senderPhone: null },
 		],
 	])('%s', async (_name, envelope, expected) => {
-		const item = await wahaDeliveryToItem.call(context, envelope, output, [], [], 'MESSAGES_UPSERT');
+		const item = await wahaDeliveryToItem.call(
+			context,
+			envelope,
+			output,
+			[],
+			[],
+			'MESSAGES_UPSERT',
+		);
 
 		expect(picked(item.json)).toEqual(expected);
 	});

@@ -7,7 +7,7 @@ import axios from 'axios';
 
 import { SEED } from '../simulator/index.cts';
 import { API_KEY_MAX_AGE_MS } from '../../nodes/MessagingGatewayTrigger/credential-key';
-import { Redactor } from '../../nodes/MessagingGatewayTrigger/secrets';
+import { Redactor } from '../../nodes/shared/secrets';
 import type { TriggerHarness } from '../support/trigger-harness.cts';
 import { registeredUrl, useTriggerTestbed } from './trigger-testbed.cts';
 

@@ -7,7 +7,7 @@ import type { WorkflowActivateMode } from 'n8n-workflow';
 
 import { inMessageOrder, parseCatchUpHours } from '../../nodes/MessagingGatewayTrigger/catch-up';
 import { parseRedeliverMinutes } from '../../nodes/MessagingGatewayTrigger/delivery-memory';
-import { LOG_PREFIX } from '../../nodes/MessagingGatewayTrigger/registration';
+import { LOG_PREFIX } from '../../nodes/MessagingGatewayTrigger/webhook/registration';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { WahaEngine } from '../simulator/index.cts';
 import { wahaClient } from '../simulator/waha-testing.cts';

@@ -9,16 +9,19 @@ import axios from 'axios';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
 import { SEED } from '../simulator/index.cts';
-import type { Delivery, DeliveryOutput } from '../../nodes/MessagingGatewayTrigger/deliveries';
+import type {
+	Delivery,
+	DeliveryOutput,
+} from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
 import {
 	deliveryToItem,
 	envelopeProblem,
 	MAX_DELIVERY_NESTING,
 	tokensMatch,
-} from '../../nodes/MessagingGatewayTrigger/deliveries';
+} from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
 import { credentialApiKey } from '../../nodes/MessagingGatewayTrigger/credential-key';
-import { checkedEvents } from '../../nodes/MessagingGatewayTrigger/registration';
-import { apiKeyValues, Redactor } from '../../nodes/MessagingGatewayTrigger/secrets';
+import { checkedEvents } from '../../nodes/MessagingGatewayTrigger/webhook/registration';
+import { apiKeyValues, Redactor } from '../../nodes/shared/secrets';
 import { classifyChat } from '../../nodes/shared/identifiers';
 import { isBlank } from '../../nodes/shared/values';
 import { registeredUrl, tokenOf, useTriggerTestbed } from './trigger-testbed.cts';

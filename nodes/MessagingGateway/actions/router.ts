@@ -7,15 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { DEFAULT_GATEWAY, GATEWAY_LABELS } from '../../shared/gateways';
-import type { GatewayName, GatewayOperations } from '../../shared/gateways';
-import { evolutionV2Operations } from '../../shared/gateways/evolution-v2/operations';
-import { wahaOperations } from '../../shared/gateways/waha/operations';
+import type { OtherGatewaysOperations } from '../../shared/gateways';
 import { itemParameter } from '../../shared/parameters';
-import { selectedGateway } from '../../shared/transport';
+import { DEFAULT_GATEWAY, GATEWAY_LABELS, selectedGateway } from '../../shared/transport';
+import type { GatewayName } from '../../shared/transport';
 import { integerFrom } from '../helpers/fields';
 import { chatLanes } from './chat-lanes';
-import { MAX_SIMULTANEOUS_CHATS } from './common.descriptions';
+import { MAX_SIMULTANEOUS_CHATS } from './common/descriptions';
 import type { MessagingGatewayType } from './node.type';
 import { resourceProperty, resources } from './resources';
 
@@ -58,15 +56,6 @@ function errorItem(
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/** Each gateway other than the default, with how it performs the operations (one folder per gateway). */
-const GATEWAY_OPERATIONS: Record<
-	Exclude<GatewayName, typeof DEFAULT_GATEWAY>,
-	GatewayOperations
-> = {
-	evolutionV2: evolutionV2Operations,
-	waha: wahaOperations,
-};
-
 /** "Message → Send Text": the names the editor shows for a resource and operation. */
 function operationName(resource: string, operation: string): string {
 	const labelOf = (property: INodeProperties | undefined, value: string) =>
@@ -94,11 +83,14 @@ function refusedOn(gateway: GatewayName, operation: string, why: string): Operat
 }
 
 /**
- * The operation the node is set to, as the credential's gateway performs it. Resource and
- * Operation take no expressions, so they are read once per run, from the first item, as n8n's own
- * routers do.
+ * The operation the node is set to, as the credential's gateway performs it (`gateways`: how each
+ * gateway other than the default performs them). Resource and Operation take no expressions, so
+ * they are read once per run, from the first item, as n8n's own routers do.
  */
-async function selectedExecutor(this: IExecuteFunctions): Promise<OperationExecutor> {
+async function selectedExecutor(
+	this: IExecuteFunctions,
+	gateways: OtherGatewaysOperations,
+): Promise<OperationExecutor> {
 	const resource = this.getNodeParameter('resource', 0) as MessagingGatewayType['resource'];
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const executor = operationsByResource[resource]?.[operation]?.execute;
@@ -112,7 +104,7 @@ async function selectedExecutor(this: IExecuteFunctions): Promise<OperationExecu
 	const gateway = await selectedGateway.call(this);
 	if (gateway === DEFAULT_GATEWAY) return executor;
 	const key = `${resource}.${operation}`;
-	const { offered, notOffered } = GATEWAY_OPERATIONS[gateway];
+	const { offered, notOffered } = gateways[gateway];
 	const name = operationName(resource, operation);
 	return (
 		offered[key] ??
@@ -227,12 +219,17 @@ async function runLanes(
  * Runs the selected operation once per input item: outputs are paired to their item and in input
  * order, and with "Continue On Fail" a failing item becomes an error item while the others go on.
  * Items go one after another unless Simultaneous Chats asks for several chats at once (never
- * together with Wait Between Items, which paces one item after another).
+ * together with Wait Between Items, which paces one item after another). The node hands in how
+ * each other gateway performs the operations (`gateways`), so the operations never import a
+ * gateway's adapters, which build on them.
  */
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function router(
+	this: IExecuteFunctions,
+	gateways: OtherGatewaysOperations,
+): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	// Node-wide settings: a value they cannot use stops the node before any request.
-	const executor = await selectedExecutor.call(this);
+	const executor = await selectedExecutor.call(this, gateways);
 	const simultaneous = simultaneousChatsOf.call(this);
 	if (simultaneous > 1 && itemCount > 1 && !isPaced.call(this)) {
 		return [await runLanes.call(this, executor, itemCount, simultaneous)];

@@ -11,25 +11,7 @@
  * message is left out or taken twice, whatever the order in which the executions read.
  */
 
-/** One message of a chat's history, in the fields the trigger gives a message. */
-export interface BurstMessage {
-	/** Full message ID (`false_<chat>_<id>`), as the trigger and Get give it. */
-	messageId: string;
-	/** The ID the sending device gave the message (the last part of the full ID). */
-	shortId: string;
-	chatId: string;
-	fromMe: boolean;
-	/** The gateway's timestamp, in seconds. */
-	timestamp: number;
-	sender: string | null;
-	pushName: string | null;
-	text: string;
-	messageType: string | null;
-	hasMedia: boolean;
-	mimetype: string | null;
-	/** The gateway's own record of the message. */
-	raw: unknown;
-}
+import type { BurstMessage } from '../../shared/gateways';
 
 /** How bursts are cut: all in seconds except `maxMessages`. */
 export interface BurstRule {

@@ -7,9 +7,9 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import type { ChatHistory } from '../../shared/gateways';
-import { burstMessageFromEvolution } from '../../shared/gateways/evolution-v2/history';
 import { gatewayApiRequest, gatewayPath } from '../../shared/transport';
-import { mediaFileOf } from '../actions/message/downloadMedia.operation';
+import { burstMessageFromEvolution } from './evolution-messages';
+import { mediaFileOf } from './message-media';
 import { expectList } from './responses';
 
 /** v1 makes the JID itself from a number (`createJid`); groups go as their ID. */

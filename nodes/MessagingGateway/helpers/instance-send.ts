@@ -7,9 +7,10 @@ import type {
 
 import type { ChatReference, FullMessageId } from '../../shared/identifiers';
 import { parseFullMessageId, toChatId, toNumber } from '../../shared/identifiers';
-import type { GatewayName, InstanceRequest } from '../../shared/gateways';
+import type { InstanceRequest } from '../../shared/gateways';
 import { evolutionV2Request } from '../../shared/gateways/evolution-v2/requests';
 import { fitLidsToVersion } from '../../shared/gateways/evolution-v2/versions';
+import type { GatewayName } from '../../shared/transport';
 import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
 import { textFrom } from './fields';
 import { chatIdToJid, delayAndPresence, fullIdFromKey, responseObject } from './message';

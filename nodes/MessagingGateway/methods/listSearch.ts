@@ -7,11 +7,12 @@ import type {
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { GatewayLists, GatewayName } from '../../shared/gateways';
-import { evolutionV2Lists } from '../../shared/gateways/evolution-v2/lists';
-import { wahaLists } from '../../shared/gateways/waha/lists';
+import type { GatewayLists } from '../../shared/gateways';
+import { evolutionV2Lists } from '../gateways/evolution-v2/lists';
+import { wahaLists } from '../gateways/waha/lists';
 import { listItem, matchesFilter } from '../../shared/lists';
 import { checkSessionName, currentSessionValue } from '../../shared/session';
+import type { GatewayName } from '../../shared/transport';
 import { gatewayApiRequest, gatewayPath, selectedGateway } from '../../shared/transport';
 
 export { searchSessions } from '../../shared/session';

@@ -1,4 +1,9 @@
-import type { BurstMessage } from '../../MessagingGateway/helpers/bursts';
+/**
+ * The contracts a gateway's adapters fill, one per part of a node that changes with the gateway:
+ * the action node's operations, pickers, instance-family requests and chat history, and the
+ * webhook configuration both nodes read. Here in the core, so that the code that runs an adapter
+ * names its shape without importing any adapter.
+ */
 import type {
 	IBinaryData,
 	IDataObject,
@@ -9,28 +14,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-/**
- * The gateway products a credential can name (its Gateway field). Each is spoken in its own
- * routes, bodies and answers, kept in one folder per gateway beside this file; the Messaging
- * Gateway API (this package's own) is the default, so a credential saved before the choice existed
- * behaves as it always did.
- */
-export const GATEWAY_LABELS = {
-	messagingGatewayApi: 'Messaging Gateway API',
-	evolutionV2: 'Evolution API v2',
-	waha: 'WAHA',
-} as const;
-
-export type GatewayName = keyof typeof GATEWAY_LABELS;
-
-export const DEFAULT_GATEWAY = 'messagingGatewayApi' satisfies GatewayName;
-
-/** The credential's Gateway field as a gateway; anything else (a credential from before) is the default. */
-export function gatewayNamed(raw: unknown): GatewayName {
-	return typeof raw === 'string' && Object.prototype.hasOwnProperty.call(GATEWAY_LABELS, raw)
-		? (raw as GatewayName)
-		: DEFAULT_GATEWAY;
-}
+import type { DEFAULT_GATEWAY, GatewayName } from '../transport';
 
 /** One operation of the action node as a gateway performs it, for one input item. */
 export type GatewayOperation = (
@@ -47,6 +31,15 @@ export interface GatewayOperations {
 	offered: Record<string, GatewayOperation>;
 	notOffered: Record<string, string>;
 }
+
+/**
+ * Each gateway other than the default (whose operations are the operation files' own), with how it
+ * performs the action node's operations: the table the node hands its router.
+ */
+export type OtherGatewaysOperations = Record<
+	Exclude<GatewayName, typeof DEFAULT_GATEWAY>,
+	GatewayOperations
+>;
 
 /** One picker's list for the Session the editor shows (checked before), as a gateway gives it. */
 export type GatewayListSearch = (
@@ -77,6 +70,26 @@ export interface InstanceRequest {
 	read?: boolean;
 }
 
+/** One message of a chat's history, in the fields the trigger gives a message. */
+export interface BurstMessage {
+	/** Full message ID (`false_<chat>_<id>`), as the trigger and Get give it. */
+	messageId: string;
+	/** The ID the sending device gave the message (the last part of the full ID). */
+	shortId: string;
+	chatId: string;
+	fromMe: boolean;
+	/** The gateway's timestamp, in seconds. */
+	timestamp: number;
+	sender: string | null;
+	pushName: string | null;
+	text: string;
+	messageType: string | null;
+	hasMedia: boolean;
+	mimetype: string | null;
+	/** The gateway's own record of the message. */
+	raw: unknown;
+}
+
 /**
  * A chat's message history as a gateway keeps it, for Combine Rapid Messages: pages newest first
  * (the session's own messages included, marked `fromMe`), and a message's file.
@@ -98,4 +111,34 @@ export interface ChatHistory {
 	) => Promise<IBinaryData>;
 	/** What to check when a message the trigger received is not in the history. */
 	missingHint: string;
+}
+
+/** The gateway's webhook configuration of one session, as GET /webhook/find returns it. */
+export interface RemoteWebhook {
+	enabled: boolean;
+	url: string;
+	events: string[];
+	webhook_by_events: boolean;
+	webhook_base64: boolean;
+	/** Headers the gateway sends with each delivery (Evolution API v2); kept to put them back. */
+	headers?: IDataObject;
+}
+
+/**
+ * How a gateway keeps a session's webhook: the body of POST /webhook/set, what /webhook/find and
+ * set answer, and where the trigger's secret token travels. The Messaging Gateway API's is in
+ * the trigger's webhook/registration.ts; Evolution API v2's in evolution-v2/webhook.ts beside this file (its
+ * Webhook → Get and Set read it too).
+ */
+export interface WebhookDialect {
+	/** The event names the gateway has; undefined: every event the trigger offers. */
+	events?: ReadonlySet<string>;
+	gatewayLabel: string;
+	/** The header the gateway sends the token in, lower case; undefined: in the URL's query. */
+	tokenHeader?: string;
+	/** The configuration in a find answer; undefined when the answer is none (the gateway cannot tell). */
+	parseFound(found: unknown): RemoteWebhook | undefined;
+	setBody(config: RemoteWebhook): IDataObject;
+	/** The URL a set answer says is now registered. */
+	echoedUrl(answer: IDataObject | undefined): unknown;
 }

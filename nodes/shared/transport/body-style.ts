@@ -1,11 +1,10 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from './credentials';
+import { CREDENTIAL_TYPE, DEFAULT_GATEWAY, gatewayNamed } from './credentials';
 import type { BodyStyleSetting, GatewayRequestContext, RequestBodyStyle } from './credentials';
 import { gatewayApiRequest } from './request';
 import type { GatewayRequestOptions } from './request';
-import { DEFAULT_GATEWAY, gatewayNamed } from '../gateways';
 
 /** The choices' names in the credential, for messages that tell which one to pick. */
 export const BODY_STYLE_LABELS: Record<RequestBodyStyle, string> = {

@@ -13,10 +13,32 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { redactSecret } from './errors';
 import { normalizeBaseUrl } from './url';
-import { gatewayNamed } from '../gateways';
-import type { GatewayName } from '../gateways';
 
 export const CREDENTIAL_TYPE = 'messagingGatewayApi';
+
+/**
+ * The gateway products a credential can name (its Gateway field), here with the credential that
+ * picks one. Each is spoken in its own routes, bodies and answers, kept in a folder per gateway
+ * (`nodes/shared/gateways/<gateway>/` for what both nodes read, and each node's `gateways/`); the
+ * Messaging Gateway API (this package's own) is the default, so a credential saved before the
+ * choice existed behaves as it always did.
+ */
+export const GATEWAY_LABELS = {
+	messagingGatewayApi: 'Messaging Gateway API',
+	evolutionV2: 'Evolution API v2',
+	waha: 'WAHA',
+} as const;
+
+export type GatewayName = keyof typeof GATEWAY_LABELS;
+
+export const DEFAULT_GATEWAY = 'messagingGatewayApi' satisfies GatewayName;
+
+/** The credential's Gateway field as a gateway; anything else (a credential from before) is the default. */
+export function gatewayNamed(raw: unknown): GatewayName {
+	return typeof raw === 'string' && Object.prototype.hasOwnProperty.call(GATEWAY_LABELS, raw)
+		? (raw as GatewayName)
+		: DEFAULT_GATEWAY;
+}
 
 /** Shape A: `chatId` + `session`; shape B: `jid` + `sessionId` (see the credential's Request Body Style). */
 export type RequestBodyStyle = 'chatIdSession' | 'jidSessionId';
@@ -30,7 +52,7 @@ export interface GatewayCredentials {
 	requestBodyStyle?: BodyStyleSetting;
 	/** Fetch Files From Private Addresses: URLs named by items or the gateway may be internal. */
 	allowPrivateFileHosts?: boolean;
-	/** The gateway product (see nodes/shared/gateways); absent on credentials saved before the choice. */
+	/** The gateway product (see GATEWAY_LABELS); absent on credentials saved before the choice. */
 	gateway?: string;
 }
 

@@ -3,11 +3,18 @@
 export { gatewayPath, joinUrl, normalizeBaseUrl } from './url';
 export type {
 	BodyStyleSetting,
+	GatewayName,
 	GatewayCredentials,
 	GatewayRequestContext,
 	RequestBodyStyle,
 } from './credentials';
-export { CREDENTIAL_TYPE, selectedGateway } from './credentials';
+export {
+	CREDENTIAL_TYPE,
+	DEFAULT_GATEWAY,
+	GATEWAY_LABELS,
+	gatewayNamed,
+	selectedGateway,
+} from './credentials';
 export { BODY_STYLE_LABELS, gatewayStyledRequest, getRequestBodyStyle } from './body-style';
 export { PUBLIC_FILE_LIMITS, REQUEST_LIMITS } from './limits';
 export type { GatewayRequestOptions } from './request';

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import * as create from './create.operation';
 import * as search from './search.operation';
-import { withEarlierDefaults } from '../common.descriptions';
+import { withEarlierDefaults } from '../common/descriptions';
 
 /** The operations of this resource by value, for the router. */
 export const operations = { create, search };

@@ -10,7 +10,7 @@ import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import type { GatewayFile } from '../../helpers/files';
 import { readRequiredText, readText } from '../../helpers/fields';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

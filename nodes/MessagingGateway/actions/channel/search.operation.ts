@@ -10,7 +10,7 @@ import { splitList } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath, gatewayStyledRequest } from '../../../shared/transport';
 import type { RequestBodyStyle } from '../../../shared/transport';
 import { collectCursorPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { optionFrom } from '../../helpers/fields';
 import { expectList } from '../../helpers/responses';
 

@@ -11,7 +11,7 @@ import { expectList } from '../../helpers/responses';
 import { parseChat, toChatId } from '../../../shared/identifiers';
 import type { ChatReference } from '../../../shared/identifiers';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 /** The gateway's default page size for the overview; larger pages are not documented. */
 const PAGE_SIZE = 20;

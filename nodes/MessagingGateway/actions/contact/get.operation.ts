@@ -10,7 +10,7 @@ import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { classifyChat, parseChat, PERSON_KINDS, toJid } from '../../../shared/identifiers';
 import type { ChatReference } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { parseChat, PERSON_KINDS, toNumber } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { collectOffsetPages, returnAllProperties, wantedCount } from '../../helpers/pagination';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 /** The gateway's default page size for contacts; larger pages are not documented. */
 const PAGE_SIZE = 100;

@@ -10,7 +10,7 @@ import type { ChatReference } from '../../../shared/identifiers';
 import { parseChat } from '../../../shared/identifiers';
 import type { PersonAddresses } from '../../../shared/people';
 import { isBlank } from '../../../shared/values';
-import { contactLocator, sessionFields, showOnlyFor } from '../common.descriptions';
+import { contactLocator, sessionFields, showOnlyFor } from '../common/descriptions';
 import { readGetContact } from './get.operation';
 
 const properties: INodeProperties[] = [

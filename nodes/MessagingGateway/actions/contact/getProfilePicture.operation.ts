@@ -7,7 +7,7 @@ import type {
 
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { parseChat, PERSON_KINDS, toNumber } from '../../../shared/identifiers';
-import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { contactLocator, readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { optionBoolean, readOptions } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
 import { outputFieldName } from '../../helpers/message';

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { optionBoolean, readOptions, readRequiredText, textFrom } from '../../helpers/fields';
 import { expectObject, missingFromAnswer } from '../../helpers/responses';
 import { readMemberNumbers } from './numbers';

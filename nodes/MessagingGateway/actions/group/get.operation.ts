@@ -8,7 +8,7 @@ import {
 	readSession,
 	sessionFields,
 	showOnlyFor,
-} from '../common.descriptions';
+} from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

@@ -7,7 +7,7 @@ import type {
 
 import { matchesFilter } from '../../../shared/lists';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { optionBoolean, readOptions, textFrom } from '../../helpers/fields';
 import { returnAllProperties, wantedCount } from '../../helpers/pagination';
 import { expectList } from '../../helpers/responses';

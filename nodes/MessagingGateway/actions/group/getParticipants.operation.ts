@@ -7,7 +7,7 @@ import {
 	readSession,
 	sessionFields,
 	showOnlyFor,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { expectList } from '../../helpers/responses';
 import { memberAddresses } from '../../../shared/people';
 

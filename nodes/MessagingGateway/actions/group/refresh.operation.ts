@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFieldsDescribed(

@@ -9,7 +9,7 @@ import {
 	showOnlyFor,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { readRequiredText } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
 import { readMemberNumbers } from './numbers';

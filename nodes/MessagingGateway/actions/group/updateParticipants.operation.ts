@@ -14,7 +14,7 @@ import {
 	showOnlyFor,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { optionFrom } from '../../helpers/fields';
 import { expectList } from '../../helpers/responses';
 import { readMemberNumbers } from './numbers';

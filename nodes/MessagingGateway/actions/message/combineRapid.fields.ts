@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sessionFields } from '../common.descriptions';
+import { sessionFields } from '../common/descriptions';
 
 /** n8n keeps a wait under 65 s in memory (its Wait node's limit); longer ones are not offered. */
 export const MAX_SILENCE_SECONDS = 60;

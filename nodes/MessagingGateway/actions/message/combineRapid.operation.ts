@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { ChatHistory } from '../../../shared/gateways';
+import type { BurstMessage, ChatHistory } from '../../../shared/gateways';
 import { decideBurst, pauseBefore } from '../../helpers/bursts';
 import { instanceApiHistory } from '../../helpers/chat-history';
-import type { BurstMessage } from '../../helpers/bursts';
-import { showOnlyFor } from '../common.descriptions';
+import { showOnlyFor } from '../common/descriptions';
 import { combineRapidFields } from './combineRapid.fields';
 import { readCombineRapid } from './combineRapid.request';
 import type { CombineRapidRequest } from './combineRapid.request';

@@ -4,9 +4,8 @@
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { ChatHistory } from '../../../shared/gateways';
+import type { BurstMessage, ChatHistory } from '../../../shared/gateways';
 import { burstTexts } from '../../helpers/bursts';
-import type { BurstMessage } from '../../helpers/bursts';
 import type { CombineRapidRequest } from './combineRapid.request';
 
 /** The trigger's fields of a message (without the gateway's record). */

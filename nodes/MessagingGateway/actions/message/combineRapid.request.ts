@@ -14,7 +14,7 @@ import {
 	readOptions,
 	fieldError,
 } from '../../helpers/fields';
-import { readSession } from '../common.descriptions';
+import { readSession } from '../common/descriptions';
 import {
 	DEFAULT_MAX_MESSAGES,
 	DEFAULT_MAX_WAIT_SECONDS,

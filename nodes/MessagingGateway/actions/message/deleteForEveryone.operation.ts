@@ -9,7 +9,7 @@ import {
 } from '../../helpers/instance-send';
 import { chatIdToJid, fieldError } from '../../helpers/message';
 import { expectObject } from '../../helpers/responses';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

@@ -1,21 +1,12 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { expectObject } from '../../helpers/responses';
-import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import {
 	binaryPropertyField,
-	extensionForMimeType,
 	readBinaryPropertyName,
 	readShortMessageId,
 } from '../../helpers/message';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { mediaAnswerAsBinary, requestMediaBase64 } from '../../helpers/message-media';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { optionBoolean, readBoolean, readOptions } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [
@@ -98,71 +89,6 @@ export function readDownloadMedia(
 		false,
 	);
 	return { session, shortId, convertToMp4, binaryPropertyName, keepBase64 };
-}
-
-/** `POST /chat/getBase64FromMediaMessage/{session}`: the file of a media message, as base64. */
-export async function requestMediaBase64(
-	this: IExecuteFunctions,
-	session: string,
-	shortId: string,
-	convertToMp4: boolean,
-	itemIndex: number,
-): Promise<unknown> {
-	return await gatewayApiRequest.call(
-		this,
-		'POST',
-		gatewayPath`/chat/getBase64FromMediaMessage/${session}`,
-		{ body: { message: { key: { id: shortId } }, convertToMp4 }, itemIndex, read: true },
-	);
-}
-
-/**
- * The file in getBase64FromMediaMessage's answer as n8n binary data (its MIME type, else
- * application/octet-stream; its file name, else `<message id>.<extension>`), and the rest of the
- * answer; an answer without a file fails.
- */
-export async function mediaAnswerAsBinary(
-	this: IExecuteFunctions,
-	response: unknown,
-	shortId: string,
-	itemIndex: number,
-): Promise<{ details: IDataObject; base64: string; binary: IBinaryData }> {
-	const { base64, ...details } = expectObject.call(this, response, itemIndex);
-	if (typeof base64 !== 'string' || base64 === '') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The gateway returned no file for message ${shortId}`,
-			{
-				itemIndex,
-				description: 'Check that the message has media and that the media has not expired.',
-			},
-		);
-	}
-	const mimeType =
-		typeof details.mimetype === 'string' && details.mimetype !== ''
-			? details.mimetype
-			: 'application/octet-stream';
-	const fileName =
-		typeof details.fileName === 'string' && details.fileName !== ''
-			? details.fileName
-			: `${shortId}.${extensionForMimeType(mimeType)}`;
-	const binary = await this.helpers.prepareBinaryData(
-		Buffer.from(base64, 'base64'),
-		fileName,
-		mimeType,
-	);
-	return { details, base64, binary };
-}
-
-/** A media message's file as n8n binary data, by its short ID (getBase64FromMediaMessage). */
-export async function mediaFileOf(
-	this: IExecuteFunctions,
-	session: string,
-	shortId: string,
-	itemIndex: number,
-): Promise<IBinaryData> {
-	const answer = await requestMediaBase64.call(this, session, shortId, false, itemIndex);
-	return (await mediaAnswerAsBinary.call(this, answer, shortId, itemIndex)).binary;
 }
 
 export async function execute(

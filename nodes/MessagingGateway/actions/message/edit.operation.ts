@@ -11,7 +11,7 @@ import {
 import { fieldError } from '../../helpers/message';
 import { readRequiredText } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

@@ -8,7 +8,7 @@ import type {
 import { instanceRequest } from '../../helpers/instance-send';
 import { CHAT_KINDS, parseChat, toJid } from '../../../shared/identifiers';
 import { readShortMessageId } from '../../helpers/message';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { booleanFrom, integerFrom, textFrom } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [

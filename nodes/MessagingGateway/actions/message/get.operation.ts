@@ -14,7 +14,7 @@ import {
 	extensionForMimeType,
 	readBinaryPropertyName,
 } from '../../helpers/message';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { readBoolean } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [

@@ -6,7 +6,7 @@ import type { FullMessageId } from '../../../shared/identifiers';
 import { instanceRequest, messageKey } from '../../helpers/instance-send';
 import { fieldError } from '../../helpers/fields';
 import { expectObject } from '../../helpers/responses';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

@@ -22,7 +22,7 @@ import {
 	showOnlyFor,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { isBlank, readOptions, textFrom } from '../../helpers/fields';
 import { describeValue } from '../../../shared/values';
 import { rememberedParameter } from '../../../shared/parameters';

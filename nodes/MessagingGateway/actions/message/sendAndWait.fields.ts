@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendTargetField, sessionFields } from '../common.descriptions';
+import { sendTargetField, sessionFields } from '../common/descriptions';
 
 export const sendAndWaitFields: INodeProperties[] = [
 	...sessionFields,

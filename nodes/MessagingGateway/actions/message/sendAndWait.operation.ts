@@ -5,7 +5,7 @@ import { sendButtonsMessage, sendToChat } from '../../helpers/instance-send';
 import type { ButtonsSender } from '../../helpers/instance-send';
 import { fieldError, optionFrom, readRequiredText } from '../../helpers/fields';
 import { readChat } from '../../helpers/message';
-import { readSession, showOnlyFor } from '../common.descriptions';
+import { readSession, showOnlyFor } from '../common/descriptions';
 import { sendAndWaitFields } from './sendAndWait.fields';
 import { answersOf, waitTillOf } from './sendAndWait.request';
 import type { ResponseType } from './sendAndWait.request';

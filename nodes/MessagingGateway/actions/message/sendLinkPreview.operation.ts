@@ -30,7 +30,7 @@ import {
 	showOnlyFor,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { booleanFrom, isBlank, optionBoolean, readOptions, readText } from '../../helpers/fields';
 
 /** Evolution API v2 has no custom preview: it builds the card from the page, and the output says what it did not get. */

@@ -23,7 +23,7 @@ import {
 	showOnlyFor,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 
 const properties: INodeProperties[] = [
 	...sessionFields,

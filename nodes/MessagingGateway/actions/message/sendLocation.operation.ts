@@ -15,7 +15,7 @@ import {
 	showOnlyFor,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { decimalFrom, readOptions, readText } from '../../helpers/fields';
 
 const properties: INodeProperties[] = [

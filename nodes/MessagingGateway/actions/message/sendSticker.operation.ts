@@ -10,7 +10,7 @@ import {
 	showOnlyFor,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { readOptions } from '../../helpers/fields';
 
 /** What the gateway turns into a sticker (it converts to WebP itself). */

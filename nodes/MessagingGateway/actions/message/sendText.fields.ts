@@ -7,7 +7,7 @@ import {
 	sessionFields,
 	simultaneousChatsOption,
 	waitBetweenItemsOption,
-} from '../common.descriptions';
+} from '../common/descriptions';
 import { replyToOption } from '../../helpers/instance-send';
 
 export const sendTextFields: INodeProperties[] = [

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNumber } from '../../../shared/identifiers';
-import { showOnlyFor } from '../common.descriptions';
+import { showOnlyFor } from '../common/descriptions';
 import { checkNumbers } from '../../helpers/numbers';
 import { instanceRequest, sentMessageOutput } from '../../helpers/instance-send';
 import { sendTextFields } from './sendText.fields';

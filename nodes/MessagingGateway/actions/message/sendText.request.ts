@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ChatReference } from '../../../shared/identifiers';
 import { delayAndPresence, fieldError, readChat } from '../../helpers/message';
-import { readSession } from '../common.descriptions';
+import { readSession } from '../common/descriptions';
 import {
 	booleanFrom,
 	integerFrom,

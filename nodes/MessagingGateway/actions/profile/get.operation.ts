@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common/descriptions';
 import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [

@@ -9,7 +9,7 @@ import { responseOr } from '../../helpers/responses';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { fileSourceProperties, readFileSource } from '../../helpers/files';
 import type { GatewayFile } from '../../helpers/files';
-import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common/descriptions';
 
 /** What the network takes as a profile picture. */
 const PICTURE_TYPES = ['image/jpeg', 'image/png'];

@@ -7,7 +7,7 @@ import * as logout from './logout.operation';
 import * as requestPairingCode from './requestPairingCode.operation';
 import * as restart from './restart.operation';
 import * as setPresence from './setPresence.operation';
-import { withEarlierDefaults } from '../common.descriptions';
+import { withEarlierDefaults } from '../common/descriptions';
 
 /** The operations of this resource by value, for the router. */
 export const operations = {

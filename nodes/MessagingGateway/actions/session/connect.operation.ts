@@ -8,7 +8,7 @@ import type {
 import { fileFromDataUri } from '../../../shared/data-uri';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { isObject } from '../../../shared/values';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { binaryPropertyField, readBinaryPropertyName } from '../../helpers/message';
 import { expectObject, sessionStateOf } from '../../helpers/responses';
 

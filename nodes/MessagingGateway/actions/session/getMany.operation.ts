@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { gatewayApiRequest } from '../../../shared/transport';
 import { expectList } from '../../helpers/responses';
 import { fetchedInstance } from '../../../shared/session';
-import { showOnlyFor } from '../common.descriptions';
+import { showOnlyFor } from '../common/descriptions';
 
 const properties: INodeProperties[] = [];
 

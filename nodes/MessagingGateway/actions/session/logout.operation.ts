@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { isObject } from '../../../shared/values';
-import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFieldsDescribed, showOnlyFor } from '../common/descriptions';
 import { responseOr } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [

@@ -7,7 +7,7 @@ import type {
 
 import { gatewayPath, gatewayStyledRequest } from '../../../shared/transport';
 import { phoneDigits } from '../../../shared/identifiers';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { expectObject, missingFromAnswer } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [

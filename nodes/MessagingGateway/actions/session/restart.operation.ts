@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { instanceRequest } from '../../helpers/instance-send';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { responseOr, sessionStateOf } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [...sessionFields];

@@ -7,7 +7,7 @@ import type {
 
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { displayUrl } from '../../../shared/transport/url';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { expectObject } from '../../helpers/responses';
 
 const properties: INodeProperties[] = [...sessionFields];

@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { isHttpUrl } from '../../helpers/urls';
 import { EVENT_OPTIONS, INSTANCE_EVENTS } from '../../../shared/events';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { readSession, sessionFields, showOnlyFor } from '../common.descriptions';
+import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { readBoolean, readText, textFrom } from '../../helpers/fields';
 import { responseOr } from '../../helpers/responses';
 

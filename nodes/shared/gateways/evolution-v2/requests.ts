@@ -1,3 +1,8 @@
+/**
+ * The Messaging Gateway API's instance-family requests as Evolution API v2 takes them. In the
+ * core, not with v2's operations, because helpers/instance-send.ts turns every instance-family
+ * request of the action node's operations with it, below the operations and their gateways.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { InstanceRequest } from '../index';

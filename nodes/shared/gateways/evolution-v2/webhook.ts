@@ -7,8 +7,7 @@
  * instead of in the URL.
  */
 import { asObject } from '../../values';
-
-import type { RemoteWebhook, WebhookDialect } from '../../../MessagingGatewayTrigger/registration';
+import type { RemoteWebhook, WebhookDialect } from '../index';
 
 /** The header v2 sends the token in (`jwt_key` would make v2 sign a JWT with it instead). */
 export const TOKEN_HEADER = 'x-messaging-gateway-token';
