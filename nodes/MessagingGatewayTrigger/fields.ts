@@ -1,0 +1,135 @@
+/**
+ * The trigger's form: which session, which events, which of them (filters), and how deliveries
+ * become items (options). Read in settings.ts and at activation (the node file).
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { COMMON_EVENT_LABELS, EVENT_OPTIONS } from '../shared/events';
+import { sessionFields } from '../shared/session';
+import { CATCH_UP_HOURS } from './catch-up';
+import { REDELIVER_MINUTES } from './delivery-memory';
+
+export const triggerFields: INodeProperties[] = [
+	{
+		displayName:
+			'The Messaging Gateway API and Evolution API keep one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) cannot have it put back: activation replaces it (turn off the option Replace an Unseen Webhook to make activation fail instead), and stopping keeps whatever is there. WAHA keeps several webhooks per session: the trigger adds its own beside the others and removes only its own.',
+		name: 'oneWebhookNotice',
+		type: 'notice',
+		default: '',
+	},
+	...sessionFields,
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['MESSAGES_UPSERT'],
+		options: EVENT_OPTIONS,
+		description: `The events that start the workflow; most workflows need ${COMMON_EVENT_LABELS.join(', ')}`,
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Chat Type',
+				name: 'chatType',
+				type: 'options',
+				default: 'all',
+				options: [
+					{ name: 'All Chats', value: 'all' },
+					{ name: 'Direct Chats Only', value: 'direct' },
+					{ name: 'Groups Only', value: 'groups' },
+				],
+				description: 'Which chats message events may come from',
+			},
+			{
+				displayName: 'Ignore Own Messages',
+				name: 'ignoreOwnMessages',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to ignore messages sent by this session (from the API or the phone), so a bot that replies cannot trigger itself',
+			},
+			{
+				displayName: 'Only These Chats',
+				name: 'onlyChats',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +55 11 99999-9999, 120363012345678901@g.us',
+				description:
+					'Comma-separated phone numbers, chat IDs, LIDs (…@lid) or group IDs; message events from other chats are ignored. A phone number also matches the chat of a person WhatsApp addresses by LID when the event gives their number.',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Catch Up Missed Messages (Hours)',
+				name: 'catchUpHours',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: CATCH_UP_HOURS.max },
+				default: 24,
+				description:
+					'After n8n was stopped, restarting or unreachable longer than the gateway tries again, the messages the gateway received meanwhile (up to this many hours back) run with the next event, each once, oldest first (that event among them by its time), marked "caughtUp": true. 0 turns it off. Needs the gateway to keep messages (WAHA NOWEB: its store; activation says when it is off).',
+			},
+			{
+				displayName: 'Include Media',
+				name: 'includeMedia',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the gateway should send the media of incoming messages along, output as binary data in the field "data"',
+			},
+			{
+				displayName: 'Look Up Phone Numbers',
+				name: 'lookUpPhoneNumbers',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to ask the gateway for the phone number of a person the event names only by LID (…@lid), so "phone" and "senderPhone" are filled in. Costs one request per new person before the workflow starts (kept a day; unknown numbers are asked again after 10 minutes). WAHA answers from its LID map; Evolution API from the group\'s members (group messages) and its number check (direct chats), which know a number only sometimes; the Messaging Gateway API has no such lookup. A number the gateway does not know stays null.',
+			},
+			{
+				displayName: 'QR Code as Binary',
+				name: 'qrCodeAsBinary',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether QR code events output the QR code as a PNG in the binary field "data"',
+			},
+			{
+				displayName: 'Redeliver For (Minutes)',
+				name: 'redeliverMinutes',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: REDELIVER_MINUTES.max },
+				default: 15,
+				description:
+					'WAHA: how long WAHA keeps trying, every 10 seconds, to deliver an event n8n did not take (n8n stopped or restarting). WAHA alone gives up after about 30 seconds. Evolution API sets its retries on its server (see the README).',
+			},
+			{
+				displayName: 'Replace an Unseen Webhook',
+				name: 'replaceUnseenWebhook',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether activation may replace the webhook of the session when the gateway cannot say which one it has (no /webhook/find, which the spec does not require). The replaced webhook cannot be put back when the trigger stops. Turn off to make activation fail instead.',
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return a simplified version of the event (chat, message ID, sender, text…) with the untouched payload under "raw"',
+			},
+		],
+	},
+];
