@@ -40,8 +40,8 @@ import { runDataOf } from '../e2e/example-runs.cts';
 import { refusedRequests } from '../e2e/gateway-choice.cts';
 import type { HistoryGateway } from '../e2e/combine-rapid.cts';
 import type { CredentialRef } from '../e2e/workflows.cts';
-import { N8N_SHUTDOWN_GRACE_MS, startQueueCluster } from './queue-cluster.cts';
-import type { QueueCluster, WorkerProcess } from './queue-cluster.cts';
+import { executionsInFlight, N8N_SHUTDOWN_GRACE_MS, startQueueCluster } from './queue-cluster.cts';
+import type { QueueCluster } from './queue-cluster.cts';
 
 const SESSION = SEED.instances.connected.name;
 
@@ -78,14 +78,6 @@ function workerOfExecutions(): Map<string, string> {
 			ranBy.set(match[1], worker.name);
 	}
 	return ranBy;
-}
-
-/** Executions a worker has started and not yet finished, by its log. */
-function inFlight(worker: WorkerProcess): number {
-	const log = worker.log();
-	const count = (event: string) =>
-		[...log.matchAll(new RegExp(`Worker ${event} execution \\d+ \\(job`, 'g'))].length;
-	return count('started') - count('finished');
 }
 
 /** Every execution of the workflow: its worker, when it started and ended (ms since the epoch). */
@@ -141,7 +133,7 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 			const stopping = stopMidWait
 				? (async () => {
 						await until('worker-2 to have executions waiting mid-burst', 60_000, async () =>
-							writtenSoFar >= STOP_WHEN.written && inFlight(stopped) >= STOP_WHEN.inFlight
+							writtenSoFar >= STOP_WHEN.written && executionsInFlight(stopped) >= STOP_WHEN.inFlight
 								? true
 								: undefined,
 						);

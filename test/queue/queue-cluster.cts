@@ -70,6 +70,13 @@ export interface QueueCluster {
 	stop(): Promise<void>;
 }
 
+/** Executions a worker has started and not yet finished, by the lines its job processor logs. */
+export function executionsInFlight(worker: ClusterProcess): number {
+	const count = (event: string) =>
+		[...worker.log().matchAll(new RegExp(`Worker ${event} execution \\d+ \\(job`, 'g'))].length;
+	return count('started') - count('finished');
+}
+
 /** How many executions one worker runs at once (n8n's default is 10). */
 export const WORKER_CONCURRENCY = 10;
 

@@ -35,7 +35,12 @@ import {
 } from '../e2e/workflows.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
 import type { CredentialRef } from '../e2e/workflows.cts';
-import { N8N_SHUTDOWN_GRACE_MS, startQueueCluster, WORKER_CONCURRENCY } from './queue-cluster.cts';
+import {
+	executionsInFlight,
+	N8N_SHUTDOWN_GRACE_MS,
+	startQueueCluster,
+	WORKER_CONCURRENCY,
+} from './queue-cluster.cts';
 import type { QueueCluster } from './queue-cluster.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -334,12 +339,16 @@ describe('n8n 2.41.1 in queue mode: main, webhook processor, two workers', () =>
 				ids: burstIds(`Q${signal}`, WORKER_STOP.deliveries),
 				concurrency: WORKER_STOP.concurrency,
 				onAnswered: (answered) => {
-					if (answered !== WORKER_STOP.stopAfter) return;
+					// Once the burst is under way and the worker runs some of it (a worker started again
+					// by the previous case may not have taken a job yet on a busy machine).
+					if (stopping || answered < WORKER_STOP.stopAfter || executionsInFlight(stopped) < 2)
+						return;
 					stoppedAt = Date.now();
 					// A graceful stop gets n8n's own grace: each execution it finishes waits for its claim.
 					stopping = stopped.stop(signal, signal === 'SIGTERM' ? N8N_SHUTDOWN_GRACE_MS : undefined);
 				},
 			});
+			if (!stopping) throw new Error(`${stopped.name} ran nothing of the burst while it lasted`);
 			await stopping;
 			expect(burst.refused).toEqual([]);
 			// Every acknowledged delivery has an execution, and every execution ends, also those a
