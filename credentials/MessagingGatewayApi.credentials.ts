@@ -50,12 +50,16 @@ export class MessagingGatewayApi implements ICredentialType {
 		},
 		{
 			// Shown while the Base URL has a query or fragment: the nodes refuse such a Base URL before any request.
+			// Plain "includes", no regex: n8n evaluates these conditions at every credential read, and
+			// its regular expressions fail (a 250 ms watchdog) whenever the process stalls, e.g. a busy worker.
 			displayName:
 				'The Base URL must not contain a query (?…) or a fragment (#…): API paths are appended to it. Use the root URL of the gateway, e.g. https://gateway.example.com',
 			name: 'baseUrlQueryNotice',
 			type: 'notice',
 			default: '',
-			displayOptions: { show: { baseUrl: [{ _cnd: { regex: '[?#]' } }] } },
+			displayOptions: {
+				show: { baseUrl: [{ _cnd: { includes: '?' } }, { _cnd: { includes: '#' } }] },
+			},
 		},
 		{
 			displayName: 'API Key',

@@ -88,10 +88,6 @@ export const simultaneousChatsOption: INodeProperties = {
 		'How many different chats are sent to at the same time. Messages to one chat still go one after another in input order, and the output keeps the input order. 1 sends one item after another. Wait Between Items sends one item after another whatever is set here.',
 };
 
-const CHAT_ID_PATTERN =
-	'^\\s*(\\+?[\\d\\s().-]{8,22}|\\d+(:\\d+)?@(c\\.us|s\\.messenger\\.net|s\\.whatsapp\\.net|lid)|\\d+(-\\d+)?@g\\.us|\\d+@newsletter)\\s*$';
-const GROUP_ID_PATTERN = '^\\s*\\d+(-\\d+)?@g\\.us\\s*$';
-
 interface PickerOptions {
 	name: string;
 	displayName: string;
@@ -99,12 +95,11 @@ interface PickerOptions {
 	/** The list search of methods/listSearch.ts behind "From List". */
 	searchListMethod: 'searchChats' | 'searchContacts' | 'searchGroups';
 	placeholder: string;
-	/** What "By ID" accepts, checked in the editor; the operation checks the kind again before sending. */
-	pattern: string;
-	errorMessage: string;
+	/** What "By ID" accepts, in a user's words; the operation checks it before any request. */
+	hint: string;
 }
 
-/** A resource locator: "From List" (a list search) or "By ID" (typed, checked by a pattern). Read it with `extractValue: true`. */
+/** A resource locator: "From List" (a list search) or "By ID" (typed; checked when the operation runs). Read it with `extractValue: true`. */
 function pickerField(options: PickerOptions): INodeProperties {
 	return {
 		displayName: options.displayName,
@@ -125,12 +120,10 @@ function pickerField(options: PickerOptions): INodeProperties {
 				name: 'id',
 				type: 'string',
 				placeholder: options.placeholder,
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: options.pattern, errorMessage: options.errorMessage },
-					},
-				],
+				// No `validation` pattern: n8n checks it before every execution with a regular
+				// expression that fails (a 250 ms watchdog) whenever the process stalls, failing the
+				// execution; the operation refuses a wrong ID by name before any request instead.
+				hint: options.hint,
 			},
 		],
 	};
@@ -148,9 +141,7 @@ export function chatLocator(
 		description,
 		searchListMethod: 'searchChats',
 		placeholder: 'e.g. +55 11 99999-9999 or 120363012345678901@g.us',
-		pattern: CHAT_ID_PATTERN,
-		errorMessage:
-			'Enter a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a LID (…@lid), a group ID (…@g.us) or a channel ID (…@newsletter)',
+		hint: 'A phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a LID (…@lid), a group ID (…@g.us) or a channel ID (…@newsletter)',
 	});
 }
 
@@ -175,9 +166,7 @@ export function contactLocator(
 		description,
 		searchListMethod: 'searchContacts',
 		placeholder: 'e.g. +55 11 99999-9999',
-		pattern: CHAT_ID_PATTERN,
-		errorMessage:
-			'Enter a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a LID (…@lid)',
+		hint: 'A phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a LID (…@lid)',
 	});
 }
 
@@ -188,8 +177,7 @@ export const groupIdLocator: INodeProperties = pickerField({
 	description: 'The group, e.g. 120363012345678901@g.us',
 	searchListMethod: 'searchGroups',
 	placeholder: 'e.g. 120363012345678901@g.us',
-	pattern: GROUP_ID_PATTERN,
-	errorMessage: 'Enter a group ID such as 120363012345678901@g.us',
+	hint: 'A group ID such as 120363012345678901@g.us',
 });
 
 /** The group ID chosen in `groupIdLocator`, or an error naming the field before any request. */
