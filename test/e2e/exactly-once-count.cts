@@ -166,6 +166,9 @@ export function outcomeOf(
 /** How long after the traffic the next message comes: past the trigger's half minute between reads. */
 const NEXT_MESSAGE_AFTER_MS = 31_000;
 
+/** How long an execution stays 'new', with nothing else moving, before it counts as never handed on. */
+const ORPHANED_AFTER_MS = 30_000;
+
 /**
  * Waits until every simulator is done with every delivery, writes the next message half a minute
  * later, waits until n8n has finished every execution, then counts what each workflow ran.
@@ -185,16 +188,35 @@ export async function settleAndCount(
 	await traffic.flow(1, 0);
 	await untilGatewaysDone(lanes, traffic, settleMs);
 	const workflowIds = lanes.flatMap((lane) => Object.values(lane.workflowIds));
-	// Stored executions still running finish; the count must stay still for a few seconds.
+	// Stored executions still running finish; the count must stay still for a few seconds. One a
+	// killed webhook processor stored and never handed to a worker stays 'new' (n8n marks it crashed
+	// at its next queue recovery, hours later): once nothing else moves, it is left as it is (it
+	// never ran; the count says where its message went).
 	let previous = -1;
+	const newSince = new Map<string, number>();
+	let unfinished: IDataObject[] = [];
 	await until('every execution to finish', 180_000, async () => {
 		const lists = await Promise.all(workflowIds.map(async (id) => await allExecutions(n8n, id)));
 		const all = lists.flat();
-		const done = all.every((execution) => execution.stoppedAt || execution.status === 'crashed');
-		const settled = done && all.length === previous;
+		const now = Date.now();
+		for (const execution of all)
+			if (execution.status === 'new' && !newSince.has(String(execution.id)))
+				newSince.set(String(execution.id), now);
+		const neverHandedOn = (execution: IDataObject) =>
+			execution.status === 'new' && now - newSince.get(String(execution.id))! >= ORPHANED_AFTER_MS;
+		unfinished = all.filter(
+			(execution) =>
+				!execution.stoppedAt && execution.status !== 'crashed' && !neverHandedOn(execution),
+		);
+		const settled = unfinished.length === 0 && all.length === previous;
 		previous = all.length;
 		if (!settled) await sleep(2000);
 		return settled ? true : undefined;
+	}).catch((error: Error) => {
+		const statuses = unfinished.map(
+			(execution) => `${String(execution.id)}: ${String(execution.status)}`,
+		);
+		throw new Error(`${error.message}; still unfinished: ${statuses.slice(0, 20).join(', ')}`);
 	});
 	const outcomes: Outcome[] = [];
 	for (const lane of lanes) {
