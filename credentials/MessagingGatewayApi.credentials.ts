@@ -45,21 +45,11 @@ export class MessagingGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'e.g. https://gateway.example.com',
+			// The rule is told here, not in a notice shown on a condition: n8n evaluates display
+			// conditions at every credential read (a regular expression there fails on a stalled
+			// process), and n8n 1.x's API refuses an "includes" condition holding "?" as a bad pattern.
 			description:
-				'Root URL of your gateway, starting with http:// or https://. A trailing slash or surrounding spaces are ignored.',
-		},
-		{
-			// Shown while the Base URL has a query or fragment: the nodes refuse such a Base URL before any request.
-			// Plain "includes", no regex: n8n evaluates these conditions at every credential read, and
-			// its regular expressions fail (a 250 ms watchdog) whenever the process stalls, e.g. a busy worker.
-			displayName:
-				'The Base URL must not contain a query (?…) or a fragment (#…): API paths are appended to it. Use the root URL of the gateway, e.g. https://gateway.example.com',
-			name: 'baseUrlQueryNotice',
-			type: 'notice',
-			default: '',
-			displayOptions: {
-				show: { baseUrl: [{ _cnd: { includes: '?' } }, { _cnd: { includes: '#' } }] },
-			},
+				'Root URL of your gateway, starting with http:// or https://, without a query (?…) or fragment (#…): API paths are appended to it. A trailing slash or surrounding spaces are ignored.',
 		},
 		{
 			displayName: 'API Key',

@@ -1,5 +1,3 @@
-import { NodeHelpers } from 'n8n-workflow';
-
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
 import { runCredentialTest } from '../support/n8n-harness.cts';
 import { startScriptedServer, unusedLocalUrl } from '../support/scripted-server.cts';
@@ -78,14 +76,10 @@ describe('credential test ("Test" button in the credential dialog)', () => {
 });
 
 describe('credential dialog', () => {
-	const notice = credential.properties.find((property) => property.name === 'baseUrlQueryNotice')!;
-
-	it.each([
-		['https://gateway.example.com/?tenant=a', true],
-		['https://gateway.example.com/#top', true],
-		['https://gateway.example.com/base', false],
-		['', false],
-	])('with the Base URL %j shows the query/fragment notice: %s', (baseUrl, shown) => {
-		expect(NodeHelpers.displayParameter({ baseUrl }, notice, null, null)).toBe(shown);
+	// Said where it is typed, on no display condition (see the credential's comment).
+	it('the Base URL field says it takes the root URL, without a query or fragment', () => {
+		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl')!;
+		expect(baseUrl.description).toContain('without a query (?…) or fragment (#…)');
+		expect(credential.properties.filter((property) => property.type === 'notice')).toEqual([]);
 	});
 });

@@ -73,17 +73,12 @@ describe('with n8n’s regular expression watchdog firing on every call', () => 
 		expect(simulator.requests).toEqual([]);
 	});
 
-	it.each([
-		['https://gateway.example.com/?tenant=a', true],
-		['https://gateway.example.com/#top', true],
-		['https://gateway.example.com/base', false],
-	])(
-		'a credential read with the Base URL %j goes through (the query notice shown: %s)',
-		(baseUrl, shown) => {
-			const { properties } = new MessagingGatewayApi();
+	it.each(['https://gateway.example.com', 'https://gateway.example.com/?tenant=a'])(
+		'a credential read with the Base URL %j goes through',
+		(baseUrl) => {
 			// What n8n's credentials helper does to the stored data at each read.
 			const read = NodeHelpers.getNodeParameters(
-				properties,
+				new MessagingGatewayApi().properties,
 				{ baseUrl, apiKey: 'dummy-watchdog-key' },
 				true,
 				false,
@@ -91,8 +86,6 @@ describe('with n8n’s regular expression watchdog firing on every call', () => 
 				null,
 			);
 			expect(read).toMatchObject({ baseUrl });
-			const notice = properties.find((property) => property.name === 'baseUrlQueryNotice')!;
-			expect(NodeHelpers.displayParameter({ baseUrl }, notice, null, null)).toBe(shown);
 		},
 	);
 });
