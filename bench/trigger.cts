@@ -6,7 +6,8 @@
  * Two figures: our own logic per event (ours minus a trigger that makes only the calls into n8n
  * ours makes), whose goal is ≤ 2 µs, and ours minus the trivial trigger with everything included,
  * reported with the share of n8n's own calls (parameter reads, credential, static data) that any
- * trigger with these settings makes.
+ * trigger with these settings makes. A third figure: what remembering deliveries (issue 33) costs
+ * per delivery, the delivery memory's work alone (support/delivery-memory-cost.cts).
  */
 import * as fs from 'node:fs';
 
@@ -14,7 +15,12 @@ import type { IDataObject, INodeType, IWebhookFunctions, IWebhookResponseData } 
 import * as ts from 'typescript';
 
 import type { MessagingGatewayTrigger } from '../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
-import { built } from './support/built.cts';
+import type * as CheckedDeliveryModule from '../nodes/MessagingGatewayTrigger/checked-delivery';
+import type * as DeliveryMemoryModule from '../nodes/MessagingGatewayTrigger/delivery-memory';
+import type * as SettingsModule from '../nodes/MessagingGatewayTrigger/settings';
+import type { OurRegistration } from '../nodes/MessagingGatewayTrigger/webhook/registration';
+import { built, builtModule } from './support/built.cts';
+import { deliveryMemoryCost } from './support/delivery-memory-cost.cts';
 import type * as TriggerHarnessModule from '../test/support/trigger-harness.cts';
 import type {
 	JsonResponse,
@@ -22,8 +28,14 @@ import type {
 	WebhookRequest,
 } from '../test/support/trigger-harness.cts';
 import type * as SimulatorModule from '../test/simulator/index.cts';
-import type { BenchPart, GoalResult, PartResult, Stats } from './support/measure.cts';
-import { elapsedMs, interleaved, round2 } from './support/measure.cts';
+import type { BenchPart, GoalResult, PartResult } from './support/measure.cts';
+import {
+	elapsedMs,
+	interleaved,
+	microsecondsText,
+	round2,
+	roundedStats,
+} from './support/measure.cts';
 
 const GOAL_MICROSECONDS = 2;
 
@@ -168,14 +180,6 @@ function replayOf(calls: ContextCall[]): Webhook {
 	};
 }
 
-function microsecondsText(value: number): string {
-	return `${value.toFixed(2)} µs`;
-}
-
-function perEventStats(stats: Stats): { min: number; median: number; max: number } {
-	return { min: round2(stats.min), median: round2(stats.median), max: round2(stats.max) };
-}
-
 export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 	compileTypeScriptOnLoad();
 	// Loaded here, after the .ts loader is in place (imports would load before it).
@@ -275,6 +279,35 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 			),
 			Math.max(3, Math.floor(rounds / 3)),
 		);
+		// The delivery memory's work alone, with the inputs webhook() gives it for this delivery.
+		const folder = 'nodes/MessagingGatewayTrigger/';
+		const memoryModule = builtModule<typeof DeliveryMemoryModule>(`${folder}delivery-memory.js`);
+		const { checkedDelivery } = builtModule<typeof CheckedDeliveryModule>(
+			`${folder}checked-delivery.js`,
+		);
+		const { collection, readFilters } = builtModule<typeof SettingsModule>(`${folder}settings.js`);
+		const memoryContext = contextFor();
+		const registration = harness.staticData().registration as OurRegistration;
+		const delivery = checkedDelivery.call(memoryContext, registration, body);
+		if ('problem' in delivery) throw new Error(`The delivery was refused: ${delivery.problem}`);
+		const memoryCost = await deliveryMemoryCost(
+			{
+				memory: memoryModule.DELIVERIES,
+				deliveryDigest: memoryModule.deliveryDigest,
+				rememberSeconds: memoryModule.rememberSeconds,
+			},
+			{
+				delivery,
+				filters: readFilters.call(memoryContext),
+				options: collection.call(memoryContext, 'options'),
+				key: messageKey,
+				stored: harness.staticData().delivered,
+				response: silentResponse(),
+				trigger: token,
+				events: eventsPerSample,
+				rounds: Math.max(3, Math.floor(rounds / 3)),
+			},
+		);
 		const trivialMedian = measured.trivial.median;
 		const ownMedian = measured.ours.median - trivialMedian;
 		const ownMin = measured.ours.min - measured.trivial.min;
@@ -319,14 +352,14 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 		return {
 			id: 'trigger',
 			title: 'Trigger',
-			goals: [ownLogicGoal, allIncludedGoal],
+			goals: [ownLogicGoal, allIncludedGoal, memoryCost.goal],
 			figures: {
 				eventsPerSample,
 				rounds,
 				microsecondsPerEvent: {
-					ours: perEventStats(measured.ours),
-					n8nCallsOnly: perEventStats(measured.n8nCallsOnly),
-					trivial: perEventStats(measured.trivial),
+					ours: roundedStats(measured.ours),
+					n8nCallsOnly: roundedStats(measured.n8nCallsOnly),
+					trivial: roundedStats(measured.trivial),
 					ownCode: { median: round2(ownMedian), minMinusMin: round2(ownMin) },
 					inN8nCalls: round2(inN8nCalls),
 					ownLogic: { median: round2(ownLogic), minMinusMin: round2(ownLogicMin) },
@@ -338,12 +371,14 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 					n8nCallsOnly: measured.n8nCallsOnly.samples.map(round2),
 					trivial: measured.trivial.samples.map(round2),
 				},
+				deliveryMemory: memoryCost.figures,
 			},
 			notes: [
 				"Both triggers run in n8n-core's real WebhookContext, built by test/support/trigger-harness.cts, with the body of one real delivery of the gateway simulator (a text message from a contact, messages.upsert), and the built trigger in dist/ (version 2, Session from the list, Message Received, default Filters, Simplify on) checks the token of its real registration.",
 				`One context per sample and variant, ${eventsPerSample} events each; n8n builds a new context per request, which costs every variant alike and is left out. ${rounds} interleaved rounds after a warm-up round. All included = median of ours − median of the trivial trigger (which returns the body).`,
 				`Our own logic (the goal): a third variant makes only the calls into n8n that one event of ours makes (recorded, then replayed in the same context, awaiting what is a promise as ours does), so ours − it is our own logic: ${breakdown}. Each kind of call was also replayed alone, for the breakdown.`,
 				'The calls into n8n are what the settings require of any trigger: each of the 4 parameters (Session, Events, Filters, Options) read once per event, since a parameter that became unusable must be reported for every delivery; the credential, read per event because its API key can be rotated and must be kept out of the item; the static data, for the token of the registration.',
+				...memoryCost.notes,
 			],
 		};
 	} finally {

@@ -4,13 +4,14 @@ import { pathToFileURL } from 'node:url';
 
 import { PROJECT_ROOT } from '../../test/support/paths.cts';
 
+/** The exports of the built file `relative` (under dist/), as the built nodes load them. */
+export function builtModule<T>(relative: string): T {
+	return require(path.join(PROJECT_ROOT, 'dist', relative)) as T;
+}
+
 /** A new instance of class `className` exported by the built file `relative` (under dist/). */
 export function built<T>(relative: string, className: string): T {
-	const exported = require(path.join(PROJECT_ROOT, 'dist', relative)) as Record<
-		string,
-		new () => T
-	>;
-	return new exported[className]();
+	return new (builtModule<Record<string, new () => T>>(relative)[className])();
 }
 
 /** Whether a script URL (as V8's profiler names it) is one of the package's built files. */

@@ -127,6 +127,16 @@ export function round2(value: number): number {
 	return Math.round(value * 100) / 100;
 }
 
+/** "1.74 µs" */
+export function microsecondsText(value: number): string {
+	return `${value.toFixed(2)} µs`;
+}
+
+/** A variant's min, median and max, rounded for the results (its samples apart). */
+export function roundedStats(stats: Stats): { min: number; median: number; max: number } {
+	return { min: round2(stats.min), median: round2(stats.median), max: round2(stats.max) };
+}
+
 /** "1.03×" */
 export function ratioText(value: number): string {
 	return `${value.toFixed(2)}×`;

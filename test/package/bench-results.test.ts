@@ -21,6 +21,8 @@ describe('bench results', () => {
 		'$id: a measured figure, and a reason when missed',
 		(goal) => {
 			expect(goal.measured).not.toBe('');
+			// The number a goal is judged or reported on is one (µs, a ratio…), when it has one.
+			if (goal.value !== undefined) expect(Number.isFinite(goal.value)).toBe(true);
 			// A reason is sentences, not a word or two.
 			if (!goal.met) expect(goal.why?.trim().split(/\s+/).length ?? 0).toBeGreaterThanOrEqual(8);
 		},
