@@ -44,8 +44,8 @@ describe('with n8n’s regular expression watchdog firing on every call', () => 
 			{ resource: 'group', operation: 'get', groupId: byId(SEED.groups.hikers.id) },
 		],
 		[
-			'Contact → Check Number of a typed contact',
-			{ resource: 'contact', operation: 'checkNumber', numbers: '+55 11 98765-0001' },
+			'Contact → Get of a typed contact',
+			{ resource: 'contact', operation: 'get', contact: byId('+55 11 98765-0001') },
 		],
 	])(
 		'%s runs, from n8n’s check of its parameters to the gateway’s answer',

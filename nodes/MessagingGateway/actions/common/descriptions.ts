@@ -129,6 +129,9 @@ function pickerField(options: PickerOptions): INodeProperties {
 	};
 }
 
+/** How a person is typed into a "By ID" field (the hints and descriptions end it as each field allows). */
+const PERSON_IDS = 'phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net)';
+
 /** Picker for a chat: from the session's conversation list, or a phone number, chat ID, JID, group ID or channel ID. */
 export function chatLocator(
 	name: string,
@@ -141,7 +144,7 @@ export function chatLocator(
 		description,
 		searchListMethod: 'searchChats',
 		placeholder: 'e.g. +55 11 99999-9999 or 120363012345678901@g.us',
-		hint: 'A phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a LID (…@lid), a group ID (…@g.us) or a channel ID (…@newsletter)',
+		hint: `A ${PERSON_IDS}, a LID (…@lid), a group ID (…@g.us) or a channel ID (…@newsletter)`,
 	});
 }
 
@@ -150,7 +153,7 @@ export function sendTargetField(purpose: string): INodeProperties {
 	return chatLocator(
 		'chatId',
 		'Chat',
-		`The contact or group to ${purpose}: a phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net), a LID (…@lid) or a group ID (…@g.us)`,
+		`The contact or group to ${purpose}: a ${PERSON_IDS}, a LID (…@lid) or a group ID (…@g.us)`,
 	);
 }
 
@@ -166,7 +169,7 @@ export function contactLocator(
 		description,
 		searchListMethod: 'searchContacts',
 		placeholder: 'e.g. +55 11 99999-9999',
-		hint: 'A phone number with country code, a chat ID (…@c.us), a JID (…@s.messenger.net) or a LID (…@lid)',
+		hint: `A ${PERSON_IDS} or a LID (…@lid)`,
 	});
 }
 
