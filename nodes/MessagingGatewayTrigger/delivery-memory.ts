@@ -22,6 +22,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { wholeNumberIn } from '../shared/values';
+import { OldestFirstMap } from './oldest-first-map';
 
 /** How a delivery compares with the ones before it. */
 export type DeliveryVerdict = 'new' | 'duplicate' | 'in progress';
@@ -63,6 +64,13 @@ export const PENDING_FOR_SECONDS = 120;
 interface RecentlyDone {
 	digest: string;
 	expires: number;
+}
+
+/** What a trigger's process saw answered, oldest first, counted since the trigger started. */
+interface DoneList {
+	items: RecentlyDone[];
+	/** How many were trimmed off the front: items[i] is the (trimmed + i)th answered. */
+	trimmed: number;
 }
 
 /** The part of a webhook call's response the memory watches (Express's response in n8n). */
@@ -108,33 +116,63 @@ export function recordWithout(stored: unknown, digest: string): string {
 /** A record read into its entries (digest → expiry, in the record's order), with its text. */
 interface ReadRecord {
 	text: string;
-	expiries: Map<string, number>;
+	expiries: OldestFirstMap<number>;
 	/** The expiry of its last entry (0 for none). */
 	newest: number;
+	/**
+	 * Entries at the front of the text that are no longer in `expiries` (expired, or the oldest
+	 * beyond the limit): cut off together now and then, since cutting the front copies the text.
+	 */
+	lead: number;
 }
 
 function readRecord(text: string): ReadRecord {
-	const expiries = new Map<string, number>();
+	const expiries = new OldestFirstMap<number>();
 	let newest = 0;
 	for (let at = 0; at < text.length; at += ENTRY_LENGTH) {
 		newest = expiryAt(text, at);
 		expiries.set(text.slice(at, at + DIGEST_LENGTH), newest);
 	}
-	return { text, expiries, newest };
+	return { text, expiries, newest, lead: 0 };
+}
+
+/** Takes the digest's entry out of the record (its text beyond the lead, and its entries). */
+function withoutEntry(record: ReadRecord, digest: string): void {
+	const at = entryOf(record.text, digest, record.lead * ENTRY_LENGTH);
+	if (at !== -1) record.text = record.text.slice(0, at) + record.text.slice(at + ENTRY_LENGTH);
+	record.expiries.delete(digest);
+}
+
+/**
+ * What a trigger's next delivery builds its record on, kept between calls: n8n 2.x saves no
+ * static data for a call that started an execution, so call after call hands the same record
+ * (as last saved), and n8n 1.x hands the one returned last. Either is then neither scanned nor
+ * read again: the record is carried forward from the one built last time.
+ */
+interface RecordBase {
+	/** The text static data handed the call it was built for. */
+	stored: string;
+	/** That text read, as it is (for verdicts); none once the base moved on from it. */
+	storedExpiries?: OldestFirstMap<number>;
+	/** The stored record with what this process saw answered since, as the next record starts. */
+	record: ReadRecord;
+	/** How many of the trigger's answered deliveries (DoneList) the record took in. */
+	doneMerged: number;
+	/** The record accept() returned last: the base's record with that call's own delivery last. */
+	returned?: { text: string; digest: string; expires: number };
 }
 
 export class DeliveryMemory {
-	private readonly byTrigger = new Map<string, Map<string, ProcessEntry>>();
-	private readonly recentlyDone = new Map<string, RecentlyDone[]>();
+	private readonly byTrigger = new Map<string, OldestFirstMap<ProcessEntry>>();
+	private readonly recentlyDone = new Map<string, DoneList>();
 	/** The deliveries each answer not written yet settles (trigger, digest). */
 	private readonly awaitingAnswer = new WeakMap<WatchedResponse, Settled[]>();
-	/**
-	 * The record this process last returned per trigger, read: while static data still holds that
-	 * very text (the next delivery in this process, most often) nothing is scanned or parsed again.
-	 */
-	private readonly lastWritten = new Map<string, ReadRecord>();
+	private readonly bases = new Map<string, RecordBase>();
 
-	/** At most `maxEntries` deliveries per trigger, each for its retention time. */
+	/**
+	 * At most `maxEntries` deliveries per trigger, each for its retention time (static data's
+	 * record may carry up to an eighth more at its front, dropped already, until the front is cut).
+	 */
 	constructor(private readonly maxEntries: number) {}
 
 	/** Whether the delivery was run already, is being run, or is new. */
@@ -145,20 +183,16 @@ export class DeliveryMemory {
 			if (now - known.takenAt < PENDING_FOR_SECONDS) return 'in progress';
 		}
 		const record = recordOf(stored);
-		const written = this.lastWritten.get(trigger);
-		if (written?.text === record) {
-			const expiry = written.expiries.get(digest);
-			return expiry !== undefined && expiry > now ? 'duplicate' : 'new';
-		}
-		const at = entryOf(record, digest);
-		return at !== -1 && expiryAt(record, at) > now ? 'duplicate' : 'new';
+		const expiry = this.expiryIn(trigger, record, digest);
+		return expiry !== undefined && expiry > now ? 'duplicate' : 'new';
 	}
 
 	/**
 	 * Records a delivery as pending here, and returns static data's record with it: without what
-	 * expired and the oldest beyond `maxEntries`, with what this process saw done since the copy's
-	 * newest entry (another call may have saved its copy over the one that had them).
-	 * `response` settles the entry once n8n answered.
+	 * expired and the oldest beyond `maxEntries`, with what this process saw answered since the
+	 * stored copy's newest entry (another call may have saved its copy over the one that had
+	 * them), and never with another call's delivery still pending (if it fails, the gateway's next
+	 * try must run it). `response` settles the entry once n8n answered.
 	 */
 	accept(
 		trigger: string,
@@ -168,69 +202,119 @@ export class DeliveryMemory {
 		now: number,
 		response: WatchedResponse,
 	): string {
+		const base = this.baseFor(trigger, recordOf(stored));
+		const { record } = base;
+		const { expiries } = record;
+		// Taken again (its entry expired, or its run failed and static data kept it): it goes last.
+		if (expiries.has(digest)) withoutEntry(record, digest);
+		// What was answered since the base last took answers in, unless it expired or is there.
+		const done = this.recentlyDone.get(trigger);
+		let added = '';
+		if (done) {
+			const answered = done.trimmed + done.items.length;
+			for (let index = Math.max(base.doneMerged, done.trimmed); index < answered; index++) {
+				const each = done.items[index - done.trimmed];
+				if (each.expires > now && each.digest !== digest && !expiries.has(each.digest)) {
+					expiries.set(each.digest, each.expires);
+					added += entry(each.digest, each.expires);
+					record.newest = each.expires;
+				}
+			}
+			base.doneMerged = answered;
+		}
+		// The front goes first: what expired, and the oldest beyond the limit (this delivery counts).
+		let dropped = 0;
+		for (let oldest = expiries.oldest(); oldest; oldest = expiries.oldest()) {
+			if (oldest[1] > now && expiries.size < this.maxEntries) break;
+			expiries.deleteOldest();
+			dropped++;
+		}
+		record.text += added;
+		record.lead += dropped;
+		if (record.lead > this.maxEntries >> 3) {
+			record.text = record.text.slice(record.lead * ENTRY_LENGTH);
+			record.lead = 0;
+		}
+		const text = record.text + entry(digest, expires);
+		base.returned = { text, digest, expires };
+
+		// Taken after the record is built: an answer that comes at once is taken in by the next one.
 		const entries = this.entriesOf(trigger);
 		entries.delete(digest);
 		const taken: ProcessEntry = { expires, done: false, takenAt: now };
 		entries.set(digest, taken);
-		if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
+		if (entries.size > this.maxEntries) entries.deleteOldest();
 		this.settleWithAnswer(trigger, digest, taken, response);
-
-		const text = recordOf(stored);
-		const written = this.lastWritten.get(trigger);
-		// Read anew unless it is the text this process wrote last (then its entries are known).
-		const record =
-			written?.text === text && !written.expiries.has(digest)
-				? written
-				: readRecord(recordWithout(text, digest));
-		const { expiries } = record;
-		const recent = this.recentlyDone.get(trigger) ?? [];
-		let first = recent.length;
-		while (first > 0 && recent[first - 1].expires > record.newest) first--;
-		const added: Array<[string, number]> = [];
-		for (let index = first; index < recent.length; index++) {
-			const done = recent[index];
-			if (done.expires > now && done.digest !== digest && !expiries.has(done.digest)) {
-				added.push([done.digest, done.expires]);
-			}
-		}
-		added.push([digest, expires]);
-		// The front goes first: what expired, and the oldest beyond the limit.
-		let dropped = 0;
-		for (const [oldest, expiry] of expiries) {
-			if (expiry > now && expiries.size + added.length <= this.maxEntries) break;
-			expiries.delete(oldest);
-			dropped++;
-		}
-		let updated = record.text.slice(dropped * ENTRY_LENGTH);
-		for (const [each, expiry] of added) {
-			expiries.set(each, expiry);
-			updated += entry(each, expiry);
-		}
-		const over = expiries.size - this.maxEntries;
-		for (let drop = 0; drop < over; drop++) {
-			expiries.delete(expiries.keys().next().value as string);
-		}
-		if (over > 0) updated = updated.slice(over * ENTRY_LENGTH);
-		this.lastWritten.set(trigger, { text: updated, expiries, newest: expires });
-		return updated;
+		return text;
 	}
 
 	/** Forgets a delivery that started nothing (it failed before n8n took it). */
 	forget(trigger: string, digest: string): void {
 		this.byTrigger.get(trigger)?.delete(digest);
+		const base = this.bases.get(trigger);
+		if (!base) return;
+		if (base.returned?.digest === digest) base.returned = undefined;
+		// Static data kept it (n8n 1.x saves before it answers): the next record goes without it.
+		if (base.record.expiries.has(digest)) {
+			withoutEntry(base.record, digest);
+			base.returned = undefined;
+		}
 	}
 
 	/** Forgets everything of a trigger that stopped (no redelivery reaches it any more). */
 	forgetTrigger(trigger: string): void {
 		this.byTrigger.delete(trigger);
 		this.recentlyDone.delete(trigger);
-		this.lastWritten.delete(trigger);
+		this.bases.delete(trigger);
 	}
 
-	private entriesOf(trigger: string): Map<string, ProcessEntry> {
+	/** The digest's expiry in static data's record, read from the base when it holds that text. */
+	private expiryIn(trigger: string, record: string, digest: string): number | undefined {
+		const base = this.bases.get(trigger);
+		const returned = base?.returned;
+		if (base && returned?.text === record) {
+			return digest === returned.digest ? returned.expires : base.record.expiries.get(digest);
+		}
+		if (base?.stored === record && base.storedExpiries) return base.storedExpiries.get(digest);
+		const at = entryOf(record, digest);
+		return at === -1 ? undefined : expiryAt(record, at);
+	}
+
+	/**
+	 * The base for a call handed `text`: the one kept, when `text` is what it was built on (n8n 2.x)
+	 * or the record returned last (n8n 1.x, which then becomes part of it); else `text` read anew,
+	 * with what this process saw answered after its newest entry still to take in.
+	 */
+	private baseFor(trigger: string, text: string): RecordBase {
+		const kept = this.bases.get(trigger);
+		if (kept?.stored === text) return kept;
+		const returned = kept?.returned;
+		if (kept && returned?.text === text) {
+			kept.record.expiries.set(returned.digest, returned.expires);
+			kept.record.text = text;
+			kept.record.newest = returned.expires;
+			kept.stored = text;
+			kept.storedExpiries = undefined;
+			return kept;
+		}
+		const storedExpiries = readRecord(text).expiries;
+		const record = readRecord(text);
+		const done = this.recentlyDone.get(trigger);
+		let doneMerged = 0;
+		if (done) {
+			let first = done.items.length;
+			while (first > 0 && done.items[first - 1].expires >= record.newest) first--;
+			doneMerged = done.trimmed + first;
+		}
+		const base: RecordBase = { stored: text, storedExpiries, record, doneMerged };
+		this.bases.set(trigger, base);
+		return base;
+	}
+
+	private entriesOf(trigger: string): OldestFirstMap<ProcessEntry> {
 		let entries = this.byTrigger.get(trigger);
 		if (!entries) {
-			entries = new Map();
+			entries = new OldestFirstMap();
 			this.byTrigger.set(trigger, entries);
 		}
 		return entries;
@@ -300,14 +384,18 @@ export class DeliveryMemory {
 
 	private markDone(trigger: string, digest: string, known: ProcessEntry): void {
 		known.done = true;
-		let recent = this.recentlyDone.get(trigger);
-		if (!recent) {
-			recent = [];
-			this.recentlyDone.set(trigger, recent);
+		let done = this.recentlyDone.get(trigger);
+		if (!done) {
+			done = { items: [], trimmed: 0 };
+			this.recentlyDone.set(trigger, done);
 		}
-		recent.push({ digest, expires: known.expires });
+		done.items.push({ digest, expires: known.expires });
 		// Trimmed now and then, not on every push (a shift moves the whole list).
-		if (recent.length > 2 * this.maxEntries) recent.splice(0, recent.length - this.maxEntries);
+		const over = done.items.length - this.maxEntries;
+		if (over > this.maxEntries) {
+			done.items.splice(0, over);
+			done.trimmed += over;
+		}
 	}
 }
 
