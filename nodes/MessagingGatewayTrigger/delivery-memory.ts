@@ -17,7 +17,7 @@
  * decides too. While pending, a second delivery of the same event is answered 409 (every gateway
  * that retries tries it again later).
  */
-import { createHash } from 'crypto';
+import * as crypto from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -81,9 +81,17 @@ export interface WatchedResponse {
 	once?(event: 'finish' | 'close', listener: () => void): unknown;
 }
 
+/** Node's one-call hash (20.12 and later): half the time of a Hash object for a short text. */
+const oneShotHash = (
+	crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string }
+).hash;
+
 /** 96 bits of SHA-256 in base64url: no two of the few thousand deliveries remembered share one. */
 export function deliveryDigest(identity: string): string {
-	return createHash('sha256').update(identity).digest('base64url').slice(0, DIGEST_LENGTH);
+	const digest = oneShotHash
+		? oneShotHash('sha256', identity, 'base64url')
+		: crypto.createHash('sha256').update(identity).digest('base64url');
+	return digest.slice(0, DIGEST_LENGTH);
 }
 
 /** The record as static data holds it, or none when it is not one (never written, or damaged). */
