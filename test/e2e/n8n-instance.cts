@@ -115,6 +115,47 @@ export interface StartN8nOptions {
 /** Ports this process has handed out, so two servers it starts never get the same one. */
 const handedOut = new Set<number>();
 
+/**
+ * Ports handed out by any test process on this machine (jest runs two files at once, each in its
+ * own process): a file per port, holding the pid that took it; a dead pid's port is free again.
+ * Without it, a port that a stopped n8n process will take again on its restart (a worker's health
+ * port) could be handed to the other file meanwhile.
+ */
+const RESERVED_PORTS = path.join(os.tmpdir(), 'n8n-mg-reserved-ports');
+
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** Reserves the port for this process unless a live one holds it. */
+function reservePort(port: number): boolean {
+	fs.mkdirSync(RESERVED_PORTS, { recursive: true });
+	const file = path.join(RESERVED_PORTS, String(port));
+	for (let attempt = 0; attempt < 2; attempt++) {
+		try {
+			fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+			return true;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+		}
+		const holder = Number(fs.readFileSync(file, 'utf8'));
+		if (holder === process.pid || (Number.isInteger(holder) && holder > 0 && alive(holder))) {
+			return false;
+		}
+		fs.rmSync(file, { force: true });
+	}
+	return false;
+}
+
+process.on('exit', () => {
+	for (const port of handedOut) fs.rmSync(path.join(RESERVED_PORTS, String(port)), { force: true });
+});
+
 /** The first port of the range the system gives outgoing connections (Linux's default 32768). */
 function ephemeralRangeStart(): number {
 	try {
@@ -148,7 +189,7 @@ export async function freePort(): Promise<number> {
 	const high = ephemeralRangeStart() - 1;
 	for (let attempt = 0; attempt < 200; attempt++) {
 		const port = low + Math.floor(Math.random() * (high - low + 1));
-		if (handedOut.has(port) || !(await canListen(port))) continue;
+		if (handedOut.has(port) || !(await canListen(port)) || !reservePort(port)) continue;
 		handedOut.add(port);
 		return port;
 	}
@@ -417,7 +458,12 @@ export interface N8nProcess {
 	child: ChildProcess;
 	/** Stops the process group (n8n and its task runner) and closes the log. */
 	stop: (options?: StopOptions) => Promise<void>;
+	/** Once it exited, resolves when all it printed is in its log (at most a few seconds later). */
+	logged: () => Promise<void>;
 }
+
+/** How long an exited process's output may take to reach its log. */
+const LOG_FLUSH_MS = 5000;
 
 /**
  * Starts `n8n <args>` (start, webhook, worker, …) of a version on Node 24 in its own process group,
@@ -438,16 +484,25 @@ export function spawnN8nProcess(
 	});
 	for (const stream of [child.stdout, child.stderr]) {
 		stream?.on('data', (chunk: Buffer) => {
-			logStream.write(chunk);
+			if (!logStream.writableEnded) logStream.write(chunk);
 			if (onOutput) for (const line of chunk.toString('utf8').split('\n')) if (line) onOutput(line);
 		});
 	}
+	// Its output closes after it exited; a task runner it left may hold the pipe, hence the limit.
+	const outputClosed = new Promise<void>((resolve) => {
+		child.once('close', () => resolve());
+		child.once('exit', () => setTimeout(resolve, LOG_FLUSH_MS).unref());
+	});
+	const logClosed = outputClosed.then(
+		async () => await new Promise<void>((resolve) => logStream.end(() => resolve())),
+	);
 	return {
 		child,
 		stop: async (options?: StopOptions) => {
 			await stopProcessGroup(child, options);
-			await new Promise((resolve) => logStream.end(resolve));
+			await logClosed;
 		},
+		logged: async () => await logClosed,
 	};
 }
 

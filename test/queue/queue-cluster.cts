@@ -103,6 +103,7 @@ async function untilReady(
 		throw new Error(`${(error as Error).message}; the end of its log:\n${logTail()}`);
 	}
 	if (exited()) {
+		await process.logged();
 		throw new Error(
 			`${name} exited with ${process.child.exitCode ?? process.child.signalCode} before it was ready; the end of its log:\n${logTail()}`,
 		);
