@@ -129,8 +129,19 @@ function renderTriggerNode(node) {
 	const lines = [`### Node: ${node.description.displayName}`, '', plain(node.description.description) + '.', ''];
 	const events = properties.find((property) => property.name === 'events');
 	if (events?.options) {
-		lines.push('| Event | What it means |', '| --- | --- |');
-		for (const option of events.options) lines.push(`| ${option.name} | ${plain(option.description)} |`);
+		// Each gateway's own name for the event, to match it with the gateway's documentation.
+		const { INSTANCE_EVENTS } = require(path.join(__dirname, 'dist/nodes/shared/events.js'));
+		const { EVOLUTION_V2_EVENTS } = require(path.join(__dirname, 'dist/nodes/shared/gateways/evolution-v2/webhook.js'));
+		const { wahaEventsOf } = require(path.join(__dirname, 'dist/nodes/shared/gateways/waha/events.js'));
+		const named = (names) => (names.length ? names.map((name) => `\`${name}\``).join(', ') : '✗');
+		lines.push('| Event | What it means | Evolution API v1 | Evolution API v2 | WAHA |', '| --- | --- | --- | --- | --- |');
+		for (const option of events.options) {
+			const event = INSTANCE_EVENTS.find((each) => each.name === option.value);
+			const v2 = EVOLUTION_V2_EVENTS.has(option.value) ? [event.payloadEvent] : [];
+			lines.push(
+				`| ${option.name} | ${plain(option.description)} | ${named([event.payloadEvent])} | ${named(v2)} | ${named(wahaEventsOf(option.value))} |`,
+			);
+		}
 		lines.push('');
 	}
 	const fields = properties.filter((property) => property.type !== 'notice' && property.name !== 'events');

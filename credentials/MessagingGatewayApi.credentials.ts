@@ -24,10 +24,22 @@ export function apiKeyHeaderOf(credentials: ICredentialDataDecryptedObject): str
 /** The credential test's method: POST for Evolution API v2's /verify-creds, GET for the others. */
 const TEST_METHOD: string = '={{ $credentials.gateway === "evolutionV2" ? "POST" : "GET" }}';
 
+/** What a key check answering 401 or 404 tells, in the order people get it wrong. */
+const GATEWAY_FIRST =
+	'1. Gateway: it decides the route asked and the header the key goes in (Evolution API v1 and v2 read apikey, WAHA reads X-Api-Key), so a server of another kind than the one chosen refuses a right key or lacks the route.';
+
+/**
+ * Evolution API v2's instances as its fetchInstances lists them (the integration beside the name;
+ * v1 nests it in the instance): a key that works there with Gateway "Evolution API v1 / Messaging
+ * Gateway API" would have the nodes speak v1 to a v2 server.
+ */
+const V2_INTEGRATIONS = ['WHATSAPP-BAILEYS', 'WHATSAPP-BUSINESS', 'EVOLUTION'];
+
 export class MessagingGatewayApi implements ICredentialType {
 	name = 'messagingGatewayApi';
 
-	displayName = 'Messaging Gateway API';
+	// "WhatsApp" in the name: n8n's credential search looks at the display name only.
+	displayName = 'Messaging Gateway (WhatsApp) API';
 
 	icon: Icon = {
 		light: 'file:../icons/messaging-gateway.svg',
@@ -38,6 +50,33 @@ export class MessagingGatewayApi implements ICredentialType {
 		'https://github.com/n8n-nodes-messaging-gateway/n8n-nodes-messaging-gateway#credentials';
 
 	properties: INodeProperties[] = [
+		{
+			displayName: 'Gateway',
+			name: 'gateway',
+			type: 'options',
+			// The first choice stays the default: credentials saved before the field existed use it.
+			default: 'messagingGatewayApi',
+			options: [
+				{
+					name: 'Evolution API v1 / Messaging Gateway API',
+					value: 'messagingGatewayApi',
+					description:
+						'Evolution API 1.x, or another gateway that offers the Messaging Gateway API these nodes were first built on',
+				},
+				{
+					name: 'Evolution API v2',
+					value: 'evolutionV2',
+					description: 'Evolution API 2.x (2.3.6 or later)',
+				},
+				{
+					name: 'WAHA',
+					value: 'waha',
+					description: 'WAHA (WhatsApp HTTP API), any engine',
+				},
+			],
+			description:
+				'The gateway server you run. It decides the addresses the nodes call and the header the API key goes in (Evolution API: apikey; WAHA: X-Api-Key).',
+		},
 		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
@@ -59,35 +98,7 @@ export class MessagingGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				"The gateway's API key from its dashboard, sent on every request in the header chosen below",
-		},
-		{
-			displayName: 'Gateway',
-			name: 'gateway',
-			type: 'options',
-			default: 'messagingGatewayApi',
-			options: [
-				{
-					name: 'Messaging Gateway API',
-					value: 'messagingGatewayApi',
-					description:
-						"The API these nodes are built on: WAHA-style /api routes and Evolution API v1's instance routes",
-				},
-				{
-					name: 'Evolution API v2',
-					value: 'evolutionV2',
-					description:
-						'Evolution API 2.x (2.3.6 and compatible), spoken as its own routes and bodies',
-				},
-				{
-					name: 'WAHA',
-					value: 'waha',
-					description:
-						'WAHA (WhatsApp HTTP API) 2026.x, spoken as its own routes and bodies; the key goes in X-Api-Key',
-				},
-			],
-			description:
-				'Which gateway product answers at the Base URL: each is spoken in its own routes and bodies. Keep Messaging Gateway API for the API these nodes are built on (and Evolution API v1).',
+				"The gateway's API key (Evolution API: AUTHENTICATION_API_KEY, or an instance's token; WAHA: WAHA_API_KEY), sent with every request to the Base URL and nowhere else",
 		},
 		{
 			displayName: 'API Key Header',
@@ -97,18 +108,18 @@ export class MessagingGatewayApi implements ICredentialType {
 			default: 'apikey',
 			options: [
 				{
-					name: 'apikey (Evolution API and Compatible Gateways)',
+					name: 'apikey (Evolution API v1 and Most Gateways)',
 					value: 'apikey',
-					description: "The header this package's gateway API and Evolution API read",
+					description: 'The header Evolution API and most gateways read',
 				},
 				{
-					name: 'X-Api-Key (WAHA)',
+					name: 'X-Api-Key',
 					value: 'X-Api-Key',
-					description: 'The header WAHA reads; with apikey, a WAHA that has a key answers 401',
+					description: 'For a gateway whose documentation names the X-Api-Key header',
 				},
 			],
 			description:
-				'The HTTP header that carries the API key. Keep apikey unless your gateway is WAHA or documents X-Api-Key.',
+				'The HTTP header that carries the API key. Keep apikey unless your gateway documents X-Api-Key.',
 		},
 		{
 			displayName: 'Request Body Style',
@@ -118,10 +129,10 @@ export class MessagingGatewayApi implements ICredentialType {
 			default: 'chatIdSession',
 			options: [
 				{
-					name: 'chatId + session (WAHA and Most Gateways)',
+					name: 'chatId + session (Most Gateways)',
 					value: 'chatIdSession',
 					description:
-						'Bodies name the chat "chatId" (e.g. 5511999999999@c.us) and the session "session", as WAHA does',
+						'Bodies name the chat "chatId" (e.g. 5511999999999@c.us) and the session "session"',
 				},
 				{
 					name: 'jid + sessionId (Wappfy-Style Gateways)',
@@ -161,28 +172,48 @@ export class MessagingGatewayApi implements ICredentialType {
 	}
 
 	/**
-	 * Evolution API v2: `POST /verify-creds`, which only the global API key passes and no other
-	 * gateway has (404 there, so a wrong Gateway choice shows). Others: list the instances, the one
-	 * gateway call that needs a valid key but no session name. n8n resolves expressions in every
-	 * field of the test's request, as it does for a declarative node's routing.
+	 * Each gateway's own check of the key: Evolution API v2's `POST /verify-creds` (only the global
+	 * key passes; no other gateway has it), WAHA's `GET /api/server/version`, else the instance list
+	 * (a route that needs a valid key and no session). n8n resolves the expressions of the test's
+	 * request as it does for a declarative node. A rule's message is fixed text, so it cannot name
+	 * the Gateway chosen: it says what to check in the order people get it wrong.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl.trim().replace(/\\/+$/, "") }}',
-			// Each gateway's own check of the key: v2's /verify-creds, WAHA's server version, else the sessions.
 			url: '={{ $credentials.gateway === "evolutionV2" ? "/verify-creds" : $credentials.gateway === "waha" ? "/api/server/version" : "/instance/fetchInstances" }}',
 			// An expression n8n resolves before sending; the type names only the methods it resolves to.
 			method: TEST_METHOD as IHttpRequestMethods,
+			// n8n would follow a redirect with the key in its header, to wherever it points.
+			disableFollowRedirect: true,
 		},
+		// n8n reads both kinds of rule from one list (the codes on an error answer, the bodies on a
+		// 2xx), though its type names one kind per list.
 		rules: [
+			...V2_INTEGRATIONS.map((integration) => ({
+				type: 'responseSuccessBody' as const,
+				properties: {
+					// n8n reads the first item of the answer: the first instance of the list.
+					key: 'integration',
+					value: integration,
+					message:
+						'The key works, but the server at this Base URL answers as Evolution API v2: choose Gateway "Evolution API v2" (with "Evolution API v1 / Messaging Gateway API" the nodes would call routes and send bodies of v1).',
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message:
-						"API key rejected: the gateway answered 401 Unauthorized. Copy the key again from the gateway dashboard. With Gateway: Evolution API v2 the test needs the global API key (the server's AUTHENTICATION_API_KEY): an instance's token is refused there, though the nodes can use it for that instance.",
+					message: `The gateway refused the key (401). Check, in this order: ${GATEWAY_FIRST} 2. API Key: copy it again from the gateway's configuration (with Gateway "Evolution API v1 / Messaging Gateway API", also the API Key Header field). Evolution API v2's check takes only the global key (AUTHENTICATION_API_KEY on the server); the nodes also work with an instance's token, for its instance.`,
 				},
 			},
+			...[301, 302, 303, 307, 308].map((status) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value: status,
+					message: `The Base URL redirects (${status}): use the address it redirects to as the Base URL (the API key is never sent on a redirect). An http:// address that redirects to https:// is the most common case.`,
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {
@@ -195,8 +226,7 @@ export class MessagingGatewayApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message:
-						'No messaging gateway answers at this Base URL (404). Use the root URL of the gateway, without /api or /instance at the end. With Gateway: Evolution API v2 or WAHA, no such gateway answers there; if the gateway is Evolution API v1 or another gateway these nodes speak, choose Gateway: Messaging Gateway API.',
+					message: `The chosen Gateway's check is not at this Base URL (404). Check, in this order: ${GATEWAY_FIRST} Each asks its own route: Evolution API v1 / Messaging Gateway API GET /instance/fetchInstances, Evolution API v2 POST /verify-creds, WAHA GET /api/server/version. 2. Base URL: the gateway's root address, without /api, /manager or /instance at the end.`,
 				},
 			},
 			{
@@ -207,6 +237,6 @@ export class MessagingGatewayApi implements ICredentialType {
 						"The gateway is unavailable (503). Evolution API 2.4.0 answers 503 LICENSE_REQUIRED until its server is activated: open /manager on the server's address and follow its licence steps (or set AUTHENTICATION_API_KEY in its .env to a valid licensing key). Otherwise the gateway is starting or overloaded: try again in a minute.",
 				},
 			},
-		],
+		] as ICredentialTestRequest['rules'],
 	};
 }

@@ -12,7 +12,7 @@ import { webhook as sendAndWaitWebhook } from './actions/message/sendAndWait.web
 import { router } from './actions/router';
 import { GATEWAY_OPERATIONS } from './gateways';
 import { listSearch } from './methods';
-import { operationProperties, resourceProperty } from './actions/resources';
+import { operationProperties, resourceProperty, subtitle } from './actions/resources';
 
 export class MessagingGateway implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,9 +25,9 @@ export class MessagingGateway implements INodeType {
 		group: ['output'],
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle,
 		description:
-			'Send and read messages, and manage sessions, groups, channels and contacts of a WhatsApp-style messaging gateway',
+			'Send and read WhatsApp messages, and manage sessions, groups, channels and contacts, through Evolution API, WAHA or another messaging gateway',
 		defaults: { name: 'Messaging Gateway' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -120,7 +120,8 @@ export class MessagingGatewayTrigger implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: `={{ ${SESSION_SUBTITLE} }}`,
-		description: 'Starts the workflow on messages and other events of a messaging gateway session',
+		description:
+			'Starts the workflow on WhatsApp messages and other events of an Evolution API, WAHA or other messaging gateway session',
 		defaults: { name: 'Messaging Gateway Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -12,7 +12,7 @@ import { REDELIVER_MINUTES } from './delivery-memory';
 export const triggerFields: INodeProperties[] = [
 	{
 		displayName:
-			'The Messaging Gateway API and Evolution API keep one webhook per session. While this trigger is active (or listening for a test event) it replaces the webhook of the session, and it puts the previous one back when it stops. A gateway that cannot say which webhook it has (no /webhook/find) cannot have it put back: activation replaces it (turn off the option Replace an Unseen Webhook to make activation fail instead), and stopping keeps whatever is there. WAHA keeps several webhooks per session: the trigger adds its own beside the others and removes only its own.',
+			"While active, this trigger sets the session's webhook and puts the previous one back when it stops (see the README's trigger section)",
 		name: 'oneWebhookNotice',
 		type: 'notice',
 		default: '',

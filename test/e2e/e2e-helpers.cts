@@ -176,7 +176,7 @@ export async function binaryContent(n8n: N8nInstance, binary: IDataObject): Prom
 export const NEEDS_N8N_2X = {
 	credentialTestMessages: {
 		feature:
-			"The credential's **Test** names what went wrong: in its own words for API key rejected (401), a key for single instances (403), no gateway at the Base URL (404); with the network error code (ECONNREFUSED…) for an unreachable gateway",
+			"The credential's **Test** says what to check, in the order people get it wrong (the Gateway, then the key or the Base URL), for a refused key (401), a key for single instances (403), a route not there (404), a redirect; with the network error code (ECONNREFUSED…) for an unreachable gateway",
 		on1x: 'n8n 1.x skips the response-code rules of a credential test and shows its generic text: "Authorization failed - please check your credentials" (401), "Forbidden - perhaps check your credentials?" (403), "The resource you are requesting could not be found" (404), "The service refused the connection - perhaps it is offline" (unreachable). The credential itself works.',
 		test: 'test/e2e/n8n.e2e.ts',
 	},

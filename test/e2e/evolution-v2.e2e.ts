@@ -93,7 +93,7 @@ describe("the credential test on Evolution API v2, through n8n's own endpoint", 
 			apiKey: () => 'dummy-wrong-key',
 			status: 'Error',
 			message:
-				/^API key rejected: .*With Gateway: Evolution API v2 the test needs the global API key/,
+				/^The gateway refused the key \(401\)\. .*Evolution API v2's check takes only the global key/,
 			on1x: N8N_1X_TEST_TEXTS.unauthorized,
 		},
 		{
@@ -102,7 +102,7 @@ describe("the credential test on Evolution API v2, through n8n's own endpoint", 
 			apiKey: () => otherGateway.apiKey,
 			status: 'Error',
 			message:
-				/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2 or WAHA, no such gateway answers there/,
+				/^The chosen Gateway's check is not at this Base URL \(404\)\. Check, in this order: 1\. Gateway/,
 			on1x: N8N_1X_TEST_TEXTS.notFound,
 		},
 	])('$name', async ({ name, gateway, apiKey, status, message, on1x }) => {

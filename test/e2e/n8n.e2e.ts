@@ -63,7 +63,7 @@ describe(`the package inside n8n ${N8N_VERSION}`, () => {
 		expect(n8n.log()).toMatch(/Loaded all credentials and nodes from n8n-nodes-messaging-gateway/);
 	});
 
-	it("tests credentials through n8n's own endpoint: OK, API key rejected, instance token, not the gateway, unreachable", async () => {
+	it("tests credentials through n8n's own endpoint: OK, key refused, instance token, not the gateway, unreachable", async () => {
 		// What the dialog says on n8n 2.x, and on 1.x, which shows its own texts instead of the
 		// credential's and of the network error code (NEEDS_N8N_2X.credentialTestMessages).
 		const cases: Array<{
@@ -84,7 +84,7 @@ describe(`the package inside n8n ${N8N_VERSION}`, () => {
 				name: 'wrong key',
 				data: { baseUrl: simulator.url, apiKey: 'dummy-wrong-key' },
 				status: 'Error',
-				message: /^API key rejected/,
+				message: /^The gateway refused the key \(401\)\. Check, in this order: 1\. Gateway/,
 				on1x: /^Authorization failed - please check your credentials$/,
 			},
 			{
@@ -100,7 +100,8 @@ describe(`the package inside n8n ${N8N_VERSION}`, () => {
 				data: { baseUrl: simulator.url, apiKey: simulator.apiKey },
 				answer: 404,
 				status: 'Error',
-				message: /^No messaging gateway answers at this Base URL \(404\)/,
+				message:
+					/^The chosen Gateway's check is not at this Base URL \(404\)\. Check, in this order: 1\. Gateway/,
 				on1x: /^The resource you are requesting could not be found$/,
 			},
 			{

@@ -148,7 +148,7 @@ describe("the credential test on WAHA, through n8n's own endpoint", () => {
 			gateway: () => simulator,
 			apiKey: () => 'dummy-wrong-key',
 			status: 'Error',
-			message: /^API key rejected/,
+			message: /^The gateway refused the key \(401\)/,
 			on1x: N8N_1X_TEST_TEXTS.unauthorized,
 		},
 		{
@@ -157,7 +157,7 @@ describe("the credential test on WAHA, through n8n's own endpoint", () => {
 			apiKey: () => otherGateway.apiKey,
 			status: 'Error',
 			message:
-				/^No messaging gateway answers at this Base URL \(404\)\. .*With Gateway: Evolution API v2 or WAHA, no such gateway answers there/,
+				/^The chosen Gateway's check is not at this Base URL \(404\)\. Check, in this order: 1\. Gateway/,
 			on1x: N8N_1X_TEST_TEXTS.notFound,
 		},
 	])('$name', async ({ name, gateway, apiKey, status, message, on1x }) => {

@@ -68,14 +68,14 @@ function stylesSent(): string[] {
 }
 
 describe('the Request Body Style choices', () => {
-	it('are named by the fields and the gateways a user knows, the WAHA style first', () => {
+	it('are named by the fields and the gateways a user knows, the common style first', () => {
 		const field = new MessagingGatewayApi().properties.find(
 			(property) => property.name === 'requestBodyStyle',
 		);
 		expect(
 			(field?.options as INodePropertyOptions[]).map((option) => [option.name, option.value]),
 		).toEqual([
-			['chatId + session (WAHA and Most Gateways)', 'chatIdSession'],
+			['chatId + session (Most Gateways)', 'chatIdSession'],
 			['jid + sessionId (Wappfy-Style Gateways)', 'jidSessionId'],
 			['Detect Automatically', 'auto'],
 		]);
@@ -145,7 +145,7 @@ describe('Detect Automatically', () => {
 describe('a fixed style', () => {
 	it.each([
 		['chatIdSession', 'jid + sessionId (Wappfy-Style Gateways)', '"jid" or "sessionId"'],
-		['jidSessionId', 'chatId + session (WAHA and Most Gateways)', '"chatId" or "session"'],
+		['jidSessionId', 'chatId + session (Most Gateways)', '"chatId" or "session"'],
 	] as const)(
 		"%s: a rejected body says which style to pick, and nothing is tried behind the user's back",
 		async (style, other, fields) => {

@@ -289,6 +289,35 @@ describe('Combine Rapid Messages on a gateway that keeps no history', () => {
 	});
 });
 
+describe('Combine Rapid Messages: Join Texts With', () => {
+	it.each([
+		['not set (New Line, its default)', {}, 'hello\nwhere is my order?'],
+		['New Line', { joinTextsWith: 'newLine' }, 'hello\nwhere is my order?'],
+		['Space', { joinTextsWith: 'space' }, 'hello where is my order?'],
+		['Custom', { joinTextsWith: 'custom', joinWith: ' | ' }, 'hello | where is my order?'],
+		['Custom, left empty', { joinTextsWith: 'custom' }, 'hellowhere is my order?'],
+		[
+			'Space, a Custom Separator left from before ignored',
+			{ joinTextsWith: 'space', joinWith: ' | ' },
+			'hello where is my order?',
+		],
+		// A workflow saved when the separator's text was the only field.
+		[
+			'a separator saved before the choice existed',
+			{ joinWith: ' / ' },
+			'hello / where is my order?',
+		],
+	])('%s', async (_case, options, text) => {
+		const from = PEOPLE[1].number;
+		const ids = [
+			await receive(spec, from, 'hello', 0),
+			await receive(spec, from, 'where is my order?', 1),
+		];
+		const outputs = await runAll('messagingGatewayApi', ids, { silenceSeconds: 2, options });
+		expect(outputs[1].map((item) => item.json.text)).toEqual([text]);
+	});
+});
+
 describe('Combine Rapid Messages: what it refuses before any request', () => {
 	const alice = `false_${PEOPLE[0].chatId}_3EB0C767D26A1D3BB2F1`;
 	it.each([
@@ -312,6 +341,13 @@ describe('Combine Rapid Messages: what it refuses before any request', () => {
 			{ silenceSeconds: 5, options: { maxWaitSeconds: 5 } },
 			alice,
 			/Maximum Wait \(Seconds\) must be longer than the Silence Time/,
+		],
+		[
+			'a Join Texts With that is not one of its choices',
+			'messagingGatewayApi' as const,
+			{ options: { joinTextsWith: 'comma' } },
+			alice,
+			/Join Texts With must be one of newLine, space, custom \(got "comma"\)/,
 		],
 		[
 			'a message ID that is not a full one',

@@ -12,8 +12,9 @@ describe('the package as n8n loads it', () => {
 
 		expect(loader.packageName).toBe('n8n-nodes-messaging-gateway');
 		expect(Object.keys(loader.credentialTypes)).toEqual(['messagingGatewayApi']);
+		// Found by "WhatsApp" too in n8n's credential search, which reads the display name only.
 		expect(loader.credentialTypes.messagingGatewayApi.type.displayName).toBe(
-			'Messaging Gateway API',
+			'Messaging Gateway (WhatsApp) API',
 		);
 		expect(Object.keys(loader.nodeTypes)).toEqual(expect.arrayContaining(['messagingGateway']));
 		// n8n derives the AI-agent tool variant from this flag when it registers the node

@@ -566,7 +566,7 @@ export const EDITOR_VIEWS: EditorView[] = [
 	{
 		name: 'credential-gateway',
 		caption:
-			'The credential, its Gateway list open: Messaging Gateway API, Evolution API v2 or WAHA',
+			'The credential, its Gateway list first and open: Evolution API v1 / Messaging Gateway API, Evolution API v2 or WAHA',
 		show: async (page, sandbox) => {
 			await page.goto(`${sandbox.n8n.url}/home/credentials/${sandbox.credential.id}`);
 			// The editor tests a saved credential on opening: wait for its answer, or its banner

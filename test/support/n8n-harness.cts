@@ -297,7 +297,8 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 
 /**
  * Runs a credential type's declarative `test` the way n8n's CredentialsTester does: a RoutingNode
- * request with the credential applied, then the `rules` on the response code.
+ * request with the credential applied, then the `rules`: on the response code of an error answer,
+ * on the first item's body of a 2xx.
  */
 export async function runCredentialTest(
 	credentialType: ICredentialType,
@@ -367,8 +368,9 @@ export async function runCredentialTest(
 		[],
 	);
 	const credentialsDecrypted = { id: 'test', name: 'test', type: credentialType.name, data };
+	let response: INodeExecutionData[][] | undefined | null;
 	try {
-		await new RoutingNode(context, nodeType, credentialsDecrypted).runNode();
+		response = await new RoutingNode(context, nodeType, credentialsDecrypted).runNode();
 	} catch (caught) {
 		const error = caught as {
 			message: string;
@@ -389,5 +391,28 @@ export async function runCredentialTest(
 		}
 		return { status: 'Error', message: String(error.message) };
 	}
+	// On a 2xx, the body rules, read on the first item of the answer (an array is one item each).
+	const first = response?.[0]?.[0]?.json;
+	for (const rule of testRequest.rules ?? []) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			get(first, rule.properties.key) === rule.properties.value
+		) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/** lodash's get for a dotted path, as n8n reads a body rule's key. */
+function get(value: unknown, key: string): unknown {
+	return key
+		.split('.')
+		.reduce<unknown>(
+			(current, part) =>
+				typeof current === 'object' && current !== null
+					? (current as Record<string, unknown>)[part]
+					: undefined,
+			value,
+		);
 }

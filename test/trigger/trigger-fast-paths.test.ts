@@ -248,6 +248,7 @@ describe('an item without a file needs no promise', () => {
 		const json = (item as INodeExecutionData).json;
 		expect(Object.keys(json)).toEqual([
 			'event',
+			'eventName',
 			'session',
 			'chatId',
 			'phone',
@@ -261,6 +262,7 @@ describe('an item without a file needs no promise', () => {
 			'text',
 			'messageType',
 			'timestamp',
+			'time',
 			'isGroup',
 			'raw',
 		]);
@@ -301,7 +303,13 @@ describe('an item without a file needs no promise', () => {
 		const item = deliveryToItem.call(context, delivery, output, SECRETS, []) as INodeExecutionData;
 
 		expect(inOrder(item.json)).toBe(
-			inOrder({ raw: delivery, id: ALICE.jid, session: SESSION, event: 'PRESENCE_UPDATE' }),
+			inOrder({
+				raw: delivery,
+				id: ALICE.jid,
+				session: SESSION,
+				event: 'PRESENCE_UPDATE',
+				eventName: 'Presence Changed',
+			}),
 		);
 	});
 });

@@ -174,6 +174,7 @@ describe('deliveries', () => {
 		const item = executions[0][0].json;
 		expect(item).toEqual({
 			event: 'MESSAGES_UPSERT',
+			eventName: 'Message Received',
 			session: SESSION,
 			chatId: ALICE.chatId,
 			phone: ALICE.number,
@@ -187,6 +188,7 @@ describe('deliveries', () => {
 			text: 'Is my order ready?',
 			messageType: 'conversation',
 			timestamp: message.timestamp,
+			time: new Date(Number(message.timestamp) * 1000).toISOString(),
 			isGroup: false,
 			raw: expect.objectContaining({
 				event: 'messages.upsert',

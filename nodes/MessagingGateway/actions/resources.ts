@@ -59,3 +59,28 @@ export const resourceProperty: INodeProperties = {
 export const operationProperties: INodeProperties[] = Object.values(resources).flatMap(
 	(resource) => resource.description,
 );
+
+/**
+ * The canvas subtitle, "Message: Send Text": the resource and operation as the form names them
+ * (n8n would show the raw values, "sendText: message"). A flat lookup inside the expression.
+ */
+export const subtitle = ((): string => {
+	const resourceNames = new Map(
+		(resourceProperty.options ?? []).map((option) => [
+			'value' in option ? option.value : '',
+			option.name,
+		]),
+	);
+	const labels: Record<string, string> = {};
+	for (const property of operationProperties) {
+		if (property.name !== 'operation') continue;
+		for (const resource of property.displayOptions?.show?.resource ?? []) {
+			for (const option of property.options ?? []) {
+				if (!('value' in option)) continue;
+				labels[`${String(resource)}.${String(option.value)}`] =
+					`${resourceNames.get(String(resource)) ?? String(resource)}: ${option.name}`;
+			}
+		}
+	}
+	return `={{ ${JSON.stringify(labels)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+})();

@@ -4,11 +4,11 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import { chatIdOf, classifyChat } from '../../shared/identifiers';
 import type { ChatReference } from '../../shared/identifiers';
 import { fileFromDataUri } from '../../shared/data-uri';
-import { asObject, isNonEmptyText, unixSeconds } from '../../shared/values';
+import { asObject, isNonEmptyText, isoTime, unixSeconds } from '../../shared/values';
 import { addressesOf, NO_ADDRESSES } from '../../shared/people';
 import type { PersonAddresses } from '../../shared/people';
 import { messageText, textOf } from '../../shared/message-text';
-import { INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../../shared/events';
+import { eventLabel, INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../../shared/events';
 import { isApiKeyField, Redactor } from '../../shared/secrets';
 
 /** The JSON body the gateway POSTs for every event (Evolution API v1 envelope). */
@@ -260,6 +260,7 @@ function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject):
 	const writer = !isGroup && fromMe ? addressesOf(delivery.sender) : people.sender;
 	return {
 		event,
+		eventName: eventLabel(event),
 		session: delivery.instance,
 		chatId,
 		phone: people.chat.phone,
@@ -273,6 +274,7 @@ function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject):
 		text: messageText(data.message as IDataObject | undefined),
 		messageType: data.messageType ?? null,
 		timestamp: data.messageTimestamp ?? data.datetime ?? null,
+		time: isoTime(data.messageTimestamp ?? data.datetime),
 		isGroup,
 		raw: delivery,
 	};
@@ -285,7 +287,9 @@ function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject):
 function simplifiedWithRaw(event: string, delivery: Delivery): IDataObject {
 	const session = delivery.instance;
 	// Sync events (contacts, chats, groups) deliver lists.
-	if (Array.isArray(delivery.data)) return { event, session, data: delivery.data, raw: delivery };
+	if (Array.isArray(delivery.data)) {
+		return { event, eventName: eventLabel(event), session, data: delivery.data, raw: delivery };
+	}
 	const data = asObject(delivery.data) ?? {};
 	const key = messageKey(data);
 	if (key) return simplifiedMessage(event, delivery, key);
@@ -293,6 +297,7 @@ function simplifiedWithRaw(event: string, delivery: Delivery): IDataObject {
 		const qrcode = (data.qrcode ?? {}) as IDataObject;
 		return {
 			event,
+			eventName: eventLabel(event),
 			session,
 			pairingCode: qrcode.pairingCode ?? null,
 			qrCode: qrcode.code ?? null,
@@ -302,6 +307,7 @@ function simplifiedWithRaw(event: string, delivery: Delivery): IDataObject {
 	if (event === 'CONNECTION_UPDATE') {
 		return {
 			event,
+			eventName: eventLabel(event),
 			session,
 			state: data.state ?? null,
 			statusReason: data.statusReason ?? null,
@@ -309,7 +315,7 @@ function simplifiedWithRaw(event: string, delivery: Delivery): IDataObject {
 		};
 	}
 	// The event and session named by the trigger win over same-named fields of the data.
-	const fields: IDataObject = { ...data, event, session };
+	const fields: IDataObject = { ...data, event, eventName: eventLabel(event), session };
 	fields.raw = delivery;
 	return fields;
 }

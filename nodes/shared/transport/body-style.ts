@@ -8,7 +8,7 @@ import type { GatewayRequestOptions } from './request';
 
 /** The choices' names in the credential, for messages that tell which one to pick. */
 export const BODY_STYLE_LABELS: Record<RequestBodyStyle, string> = {
-	chatIdSession: 'chatId + session (WAHA and Most Gateways)',
+	chatIdSession: 'chatId + session (Most Gateways)',
 	jidSessionId: 'jid + sessionId (Wappfy-Style Gateways)',
 };
 

@@ -24,7 +24,7 @@ export const CREDENTIAL_TYPE = 'messagingGatewayApi';
  * choice existed behaves as it always did.
  */
 export const GATEWAY_LABELS = {
-	messagingGatewayApi: 'Messaging Gateway API',
+	messagingGatewayApi: 'Evolution API v1 / Messaging Gateway API',
 	evolutionV2: 'Evolution API v2',
 	waha: 'WAHA',
 } as const;

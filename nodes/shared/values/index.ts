@@ -76,3 +76,9 @@ export function unixSeconds(value: unknown): number | undefined {
 	const time = Number(value);
 	return Number.isFinite(time) && time > 0 ? time : undefined;
 }
+
+/** A time in Unix seconds as an ISO 8601 text in UTC ("2026-12-01T09:30:00.000Z"), or null. */
+export function isoTime(value: unknown): string | null {
+	const seconds = unixSeconds(value);
+	return seconds === undefined ? null : new Date(seconds * 1000).toISOString();
+}

@@ -28,7 +28,8 @@ function welcome(context: RequestContext) {
 		status: 200,
 		body: {
 			status: 200,
-			message: 'Welcome to the messaging gateway simulator, it is working!',
+			// 2.3.6's words (index.router.ts): a credential test tells Evolution API by them.
+			message: 'Welcome to the Evolution API, it is working!',
 			version: context.core.played.evolutionVersion,
 			clientName: CLIENT_NAME,
 			manager: `${context.core.baseUrl}/manager`,

@@ -12,6 +12,14 @@ export const DEFAULT_SILENCE_SECONDS = 3;
 export const DEFAULT_MAX_MESSAGES = 10;
 export const DEFAULT_MAX_WAIT_SECONDS = 30;
 
+/** Join Texts With: what goes between the texts; Custom reads Custom Separator. */
+export const JOIN_SEPARATORS = { newLine: '\n', space: ' ' } as const;
+const JOIN_CHOICES = [
+	{ name: 'New Line', value: 'newLine' },
+	{ name: 'Space', value: 'space' },
+	{ name: 'Custom', value: 'custom', description: 'The text in Custom Separator' },
+];
+
 export const combineRapidFields: INodeProperties[] = [
 	...sessionFields,
 	{
@@ -40,6 +48,18 @@ export const combineRapidFields: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
+			// The separator's text keeps its old name (joinWith): a workflow saved when it was the only
+			// field keeps its value. Hidden for New Line and Space, which need no text.
+			{
+				displayName: 'Custom Separator',
+				name: 'joinWith',
+				type: 'string',
+				displayOptions: { hide: { joinTextsWith: ['newLine', 'space'] } },
+				default: '',
+				placeholder: 'e.g. " | "',
+				description:
+					'With Join Texts With: Custom, what goes between the texts of the messages in the joined "text" field',
+			},
 			{
 				displayName: 'Include Media',
 				name: 'includeMedia',
@@ -50,9 +70,10 @@ export const combineRapidFields: INodeProperties[] = [
 			},
 			{
 				displayName: 'Join Texts With',
-				name: 'joinWith',
-				type: 'string',
-				default: '\n',
+				name: 'joinTextsWith',
+				type: 'options',
+				default: 'newLine',
+				options: JOIN_CHOICES,
 				description: 'What goes between the texts of the messages in the joined "text" field',
 			},
 			{

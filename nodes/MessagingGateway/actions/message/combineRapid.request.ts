@@ -19,10 +19,12 @@ import {
 	DEFAULT_MAX_MESSAGES,
 	DEFAULT_MAX_WAIT_SECONDS,
 	DEFAULT_SILENCE_SECONDS,
+	JOIN_SEPARATORS,
 	MAX_SILENCE_SECONDS,
 } from './combineRapid.fields';
 
 const OUTPUTS = ['oneItem', 'itemPerMessage'] as const;
+const JOIN_OPTIONS = ['newLine', 'space', 'custom'] as const;
 
 export interface CombineRapidRequest {
 	session: string;
@@ -80,13 +82,21 @@ export function readCombineRapid(this: IExecuteFunctions, itemIndex: number): Co
 			'A turn waits at least the Silence Time after the last message; make Maximum Wait longer.',
 		);
 	}
-	const joinWith = options.joinWith ?? '\n';
+	// Without Join Texts With (a workflow saved before it), the separator's text as it was.
+	const choice =
+		options.joinTextsWith === undefined
+			? undefined
+			: optionFrom.call(this, options.joinTextsWith, 'Join Texts With', itemIndex, JOIN_OPTIONS);
+	const joinWith =
+		choice === 'newLine' || choice === 'space'
+			? JOIN_SEPARATORS[choice]
+			: (options.joinWith ?? (choice === 'custom' ? '' : JOIN_SEPARATORS.newLine));
 	if (typeof joinWith !== 'string' && typeof joinWith !== 'number') {
 		throw fieldError.call(
 			this,
 			itemIndex,
-			'Join Texts With must be text',
-			'Enter the text to put between the messages, e.g. a space or a new line.',
+			'Custom Separator must be text',
+			'Enter the text to put between the messages, e.g. " | ".',
 		);
 	}
 	return {

@@ -10,6 +10,9 @@ import {
 } from '../common/descriptions';
 import { replyToOption } from '../../helpers/instance-send';
 
+/** The Split Into Messages choices that split: the options about parts show only with one of them. */
+const SPLITTING = ['paragraph', 'sentence', 'maxLength'];
+
 export const sendTextFields: INodeProperties[] = [
 	...sessionFields,
 	sendTargetField('write to'),
@@ -51,6 +54,7 @@ export const sendTextFields: INodeProperties[] = [
 				displayName: 'Maximum Part Length',
 				name: 'maxPartLength',
 				type: 'number',
+				displayOptions: { show: { splitInto: ['maxLength'] } },
 				typeOptions: { minValue: 1, numberPrecision: 0 },
 				default: 500,
 				description:
@@ -79,7 +83,8 @@ export const sendTextFields: INodeProperties[] = [
 				displayName: 'Split Into Messages',
 				name: 'splitInto',
 				type: 'options',
-				default: 'off',
+				// Added means wanted; left out, a text goes as one message (Off stays for saved workflows).
+				default: 'paragraph',
 				options: [
 					{ name: 'Off', value: 'off', description: 'Send the text as one message, as typed' },
 					{
@@ -106,6 +111,7 @@ export const sendTextFields: INodeProperties[] = [
 				displayName: 'Typing Before Each Part',
 				name: 'typingBeforeEachPart',
 				type: 'boolean',
+				displayOptions: { show: { splitInto: SPLITTING } },
 				default: true,
 				description:
 					'Whether, with Split Into Messages, the chat shows "typing…" before each part for a time that grows with its length (Typing Per Character, between Typing Minimum and Typing Maximum). It replaces Delay (Ms) and Presence While Delaying for the parts; when off, each part gets Delay (Ms) as set.',
@@ -114,6 +120,7 @@ export const sendTextFields: INodeProperties[] = [
 				displayName: 'Typing Maximum (Ms)',
 				name: 'typingMaximum',
 				type: 'number',
+				displayOptions: { show: { splitInto: SPLITTING } },
 				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 4000,
 				description: 'The longest "typing…" before a part, however long it is',
@@ -122,6 +129,7 @@ export const sendTextFields: INodeProperties[] = [
 				displayName: 'Typing Minimum (Ms)',
 				name: 'typingMinimum',
 				type: 'number',
+				displayOptions: { show: { splitInto: SPLITTING } },
 				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 500,
 				description: 'The shortest "typing…" before a part, however short it is',
@@ -130,6 +138,7 @@ export const sendTextFields: INodeProperties[] = [
 				displayName: 'Typing Per Character (Ms)',
 				name: 'typingPerCharacter',
 				type: 'number',
+				displayOptions: { show: { splitInto: SPLITTING } },
 				typeOptions: { minValue: 0, numberPrecision: 0 },
 				default: 40,
 				description:

@@ -9,6 +9,7 @@
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
+import { eventLabel } from '../../../shared/events';
 import { TRIGGER_EVENTS_OF_WAHA } from '../../../shared/gateways/waha/events';
 import {
 	messageOf,
@@ -171,18 +172,26 @@ function simplified(event: string, envelope: WahaEnvelope): IDataObject {
 	if (MESSAGE_EVENTS.has(envelope.event as string)) return simplifiedMessage(event, envelope);
 	if (event === 'QRCODE_UPDATED') {
 		// WAHA's event says only that a QR code waits; its picture is fetched (see wahaDeliveryToItem).
-		return { event, session, pairingCode: null, qrCode: null, raw: envelope };
+		return {
+			event,
+			eventName: eventLabel(event),
+			session,
+			pairingCode: null,
+			qrCode: null,
+			raw: envelope,
+		};
 	}
 	if (event === 'CONNECTION_UPDATE') {
 		return {
 			event,
+			eventName: eventLabel(event),
 			session,
 			state: connectionState(payload.status),
 			statusReason: null,
 			raw: envelope,
 		};
 	}
-	const fields: IDataObject = { ...payload, event, session };
+	const fields: IDataObject = { ...payload, event, eventName: eventLabel(event), session };
 	fields.raw = envelope;
 	return fields;
 }

@@ -38,9 +38,19 @@ export const TRIGGER_EVENTS_OF_WAHA: ReadonlyMap<string, readonly string[]> = ((
 	return byWahaEvent;
 })();
 
+/** WAHA's own names for the trigger's event (none: WAHA has not this event). */
+export function wahaEventsOf(event: string): readonly string[] {
+	return WAHA_EVENTS_OF[event] ?? [];
+}
+
+/** Whether WAHA has the trigger's event. */
+export function wahaHasEvent(event: string): boolean {
+	return event in WAHA_EVENTS_OF;
+}
+
 /** The trigger's events that WAHA has not. */
 export function eventsWahaLacks(events: readonly string[]): string[] {
-	return events.filter((event) => !(event in WAHA_EVENTS_OF));
+	return events.filter((event) => !wahaHasEvent(event));
 }
 
 /**

@@ -9,7 +9,8 @@ import { chatIdOf } from '../../identifiers';
 import { textOf } from '../../message-text';
 import { addressesOf, NO_ADDRESSES, otherThan } from '../../people';
 import type { PersonAddresses } from '../../people';
-import { asObject, isNonEmptyText } from '../../values';
+import { asObject, isNonEmptyText, isoTime } from '../../values';
+import { eventLabel } from '../../events';
 
 /** A WAHA delivery, as WAHA posts it. */
 export interface WahaEnvelope extends IDataObject {
@@ -144,6 +145,7 @@ export function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataO
 				: textOf(message.body);
 	return {
 		event,
+		eventName: eventLabel(event),
 		session: envelope.session,
 		chatId,
 		phone: people.chat.phone,
@@ -157,6 +159,7 @@ export function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataO
 		text: text ?? '',
 		messageType: messageTypeOf(envelope.event as string, message),
 		timestamp: message.timestamp ?? null,
+		time: isoTime(message.timestamp),
 		isGroup,
 		raw: envelope,
 	};
