@@ -51,7 +51,7 @@ import {
 import { firstRunsOnly, tagged } from './processed-messages';
 import { Redactor } from '../shared/secrets';
 import { triggerFields } from './fields';
-import { collection, readFilters, readOutput } from './settings';
+import { collection, fromVersion3, readFilters, readOutput } from './settings';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */
 const DELIVERY_ATTEMPTS = 3;
@@ -117,8 +117,8 @@ export class MessagingGatewayTrigger implements INodeType {
 			dark: 'file:../../icons/messaging-gateway.dark.svg',
 		},
 		group: ['trigger'],
-		version: [1, 2],
-		defaultVersion: 2,
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: `={{ ${SESSION_SUBTITLE} }}`,
 		description:
 			'Starts the workflow on WhatsApp messages and other events of an Evolution API, WAHA or other messaging gateway session',
@@ -216,7 +216,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		try {
 			filters = readFilters.call(this);
 			options = collection.call(this, 'options');
-			output = readOutput(options);
+			output = readOutput(options, fromVersion3(this, 'simplify', options));
 		} catch (error) {
 			// Settings that stopped being usable (an expression) ignore deliveries; they never crash.
 			const reason = messageOf(error);

@@ -9,6 +9,32 @@ import { sessionFields } from '../shared/session';
 import { CATCH_UP_HOURS } from './catch-up';
 import { REDELIVER_MINUTES } from './delivery-memory';
 
+/**
+ * Version 3 shows Ignore Own Messages and Simplify as fields of their own: both are on by default
+ * and change what reaches the workflow, which a collection hides until a user adds them. Versions
+ * 1 and 2 keep them inside Filters and Options, as workflows saved with them have them.
+ */
+const BEFORE_3 = { '@version': [{ _cnd: { lt: 3 } }] };
+const FROM_3 = { '@version': [{ _cnd: { gte: 3 } }] };
+
+const IGNORE_OWN_MESSAGES = {
+	displayName: 'Ignore Own Messages',
+	name: 'ignoreOwnMessages',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to ignore messages sent by this session (from the API or the phone), so a bot that replies cannot trigger itself',
+} satisfies INodeProperties;
+
+const SIMPLIFY = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to return a simplified version of the event (chat, message ID, sender, text…) with the untouched payload under "raw"',
+} satisfies INodeProperties;
+
 export const triggerFields: INodeProperties[] = [
 	{
 		displayName:
@@ -27,6 +53,8 @@ export const triggerFields: INodeProperties[] = [
 		options: EVENT_OPTIONS,
 		description: `The events that start the workflow; most workflows need ${COMMON_EVENT_LABELS.join(', ')}`,
 	},
+	{ ...IGNORE_OWN_MESSAGES, displayOptions: { show: FROM_3 } },
+	{ ...SIMPLIFY, displayOptions: { show: FROM_3 } },
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -46,14 +74,7 @@ export const triggerFields: INodeProperties[] = [
 				],
 				description: 'Which chats message events may come from',
 			},
-			{
-				displayName: 'Ignore Own Messages',
-				name: 'ignoreOwnMessages',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to ignore messages sent by this session (from the API or the phone), so a bot that replies cannot trigger itself',
-			},
+			{ ...IGNORE_OWN_MESSAGES, displayOptions: { show: BEFORE_3 } },
 			{
 				displayName: 'Only These Chats',
 				name: 'onlyChats',
@@ -122,14 +143,7 @@ export const triggerFields: INodeProperties[] = [
 				description:
 					'Whether activation may replace the webhook of the session when the gateway cannot say which one it has (no /webhook/find, which the spec does not require). The replaced webhook cannot be put back when the trigger stops. Turn off to make activation fail instead.',
 			},
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to return a simplified version of the event (chat, message ID, sender, text…) with the untouched payload under "raw"',
-			},
+			{ ...SIMPLIFY, displayOptions: { show: BEFORE_3 } },
 		],
 	},
 ];

@@ -67,15 +67,30 @@ export function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryF
 	return {
 		session: readSessionParameter.call(this),
 		events: checkedEvents.call(this, this.getNodeParameter('events', [])),
-		ignoreOwnMessages: filters.ignoreOwnMessages !== false,
+		ignoreOwnMessages: fromVersion3(this, 'ignoreOwnMessages', filters) !== false,
 		chatType,
 		onlyChats: parseOnlyChats.call(this, filters.onlyChats ?? ''),
 	};
 }
 
-export function readOutput(options: IDataObject): DeliveryOutput {
+/**
+ * A setting that version 3 shows as a field of its own and versions 1 and 2 keep in a collection
+ * (Filters or Options), read from where the node's version has it.
+ */
+export function fromVersion3(
+	context: IHookFunctions | IWebhookFunctions,
+	name: 'ignoreOwnMessages' | 'simplify',
+	collectionValues: IDataObject,
+): unknown {
+	return context.getNode().typeVersion >= 3
+		? context.getNodeParameter(name, true)
+		: collectionValues[name];
+}
+
+/** How deliveries become items; `simplify` as fromVersion3 read it. */
+export function readOutput(options: IDataObject, simplify: unknown): DeliveryOutput {
 	return {
-		simplify: options.simplify !== false,
+		simplify: simplify !== false,
 		qrCodeAsBinary: options.qrCodeAsBinary !== false,
 		includeMedia: options.includeMedia === true,
 		lookUpPhoneNumbers: options.lookUpPhoneNumbers === true,

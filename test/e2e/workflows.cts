@@ -57,7 +57,8 @@ export function echoBotWorkflow(
 				id: randomUUID(),
 				name: 'On Message',
 				type: types.trigger,
-				typeVersion: 2,
+				// The trigger's newest version, as a new node gets it (Ignore Own Messages and Simplify shown).
+				typeVersion: 3,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				parameters: { session: pickedSession(session), events: ['MESSAGES_UPSERT'] },

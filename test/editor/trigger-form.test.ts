@@ -3,7 +3,8 @@
  * named as people write them, and each event saying where it is missing (the list cannot follow
  * the credential: see nodes/shared/events.ts).
  */
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { MessagingGatewayTrigger } from '../../nodes/MessagingGatewayTrigger/MessagingGatewayTrigger.node';
 import { EVOLUTION_V2_EVENTS } from '../../nodes/shared/gateways/evolution-v2/webhook';
@@ -14,6 +15,47 @@ const events = (properties.find((property) => property.name === 'events')?.optio
 	[]) as INodePropertyOptions[];
 
 describe('the trigger form', () => {
+	// n8n's own displayParameter decides what a node of each version shows.
+	it.each<{ version: number; topLevel: string[]; inCollections: string[] }>([
+		{ version: 3, topLevel: ['ignoreOwnMessages', 'simplify'], inCollections: [] },
+		{ version: 2, topLevel: [], inCollections: ['ignoreOwnMessages', 'simplify'] },
+		{ version: 1, topLevel: [], inCollections: ['ignoreOwnMessages', 'simplify'] },
+	])(
+		'version $version shows the defaults that change the output where they are: $topLevel',
+		({ version, topLevel, inCollections }) => {
+			const node = {
+				id: 'trigger',
+				name: 'On Message',
+				type: 'n8n-nodes-messaging-gateway.messagingGatewayTrigger',
+				typeVersion: version,
+				position: [0, 0] as [number, number],
+				parameters: {},
+			};
+			const description = new MessagingGatewayTrigger().description;
+			const shown = (property: INodeProperties, values: INodeParameters) =>
+				NodeHelpers.displayParameter(values, property, node, description);
+			const shownTopLevel = properties
+				.filter((property) => ['ignoreOwnMessages', 'simplify'].includes(property.name))
+				.filter((property) => shown(property, {}))
+				.map((property) => property.name);
+			const collectionChildren = properties
+				.filter((property) => property.type === 'collection')
+				.flatMap((property) => (property.options ?? []) as INodeProperties[])
+				.filter((child) => ['ignoreOwnMessages', 'simplify'].includes(child.name))
+				.filter((child) => shown(child, {}))
+				.map((child) => child.name);
+			expect({ shownTopLevel, collectionChildren }).toEqual({
+				shownTopLevel: topLevel,
+				collectionChildren: inCollections,
+			});
+			if (version === 3) {
+				expect(
+					properties.filter((property) => topLevel.includes(property.name)).map((p) => p.default),
+				).toEqual([true, true]);
+			}
+		},
+	);
+
 	it('opens with a notice of one sentence, not a page of webhook internals', () => {
 		const notices = properties.filter((property) => property.type === 'notice');
 		expect(notices.map((notice) => notice.displayName.length <= 160)).toEqual(

@@ -39,13 +39,14 @@ function resolvedParameters(
 	) as INodeParameters;
 }
 
-describe('version 2 is what new nodes get', () => {
+describe('the version new nodes get', () => {
 	it.each([
-		['Messaging Gateway', new MessagingGateway().description],
-		['Messaging Gateway Trigger', new MessagingGatewayTrigger().description],
-	])('%s offers versions 1 and 2 and adds version 2', (_name, description) => {
-		expect(description.version).toEqual([1, 2]);
-		expect(description.defaultVersion).toBe(2);
+		['Messaging Gateway', new MessagingGateway().description, [1, 2]],
+		// Version 3 shows Ignore Own Messages and Simplify (test/editor/trigger-form.test.ts).
+		['Messaging Gateway Trigger', new MessagingGatewayTrigger().description, [1, 2, 3]],
+	])('%s offers %p and adds the newest', (_name, description, versions) => {
+		expect(description.version).toEqual(versions);
+		expect(description.defaultVersion).toBe(versions.at(-1));
 	});
 });
 

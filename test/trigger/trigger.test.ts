@@ -313,6 +313,59 @@ describe('deliveries', () => {
 		);
 	});
 
+	// Version 3 has Ignore Own Messages and Simplify as fields of their own; 1 and 2 in the collections.
+	it.each([
+		{
+			version: 2,
+			parameters: { filters: { ignoreOwnMessages: false } },
+			emitted: true,
+			simple: true,
+		},
+		{ version: 3, parameters: { ignoreOwnMessages: false }, emitted: true, simple: true },
+		{ version: 3, parameters: {}, emitted: false, simple: true },
+		// A collection value a version-3 node does not show is not read.
+		{
+			version: 3,
+			parameters: { filters: { ignoreOwnMessages: false } },
+			emitted: false,
+			simple: true,
+		},
+		{
+			version: 2,
+			parameters: { filters: { ignoreOwnMessages: false }, options: { simplify: false } },
+			emitted: true,
+			simple: false,
+		},
+		{
+			version: 3,
+			parameters: { ignoreOwnMessages: false, simplify: false },
+			emitted: true,
+			simple: false,
+		},
+		{
+			version: 3,
+			parameters: { ignoreOwnMessages: false, options: { simplify: false } },
+			emitted: true,
+			simple: true,
+		},
+	])(
+		'version $version with $parameters: own message emitted $emitted, simplified $simple',
+		async ({ version, parameters, emitted, simple }) => {
+			const harness = await startTrigger(parameters, undefined, version);
+			await harness.activate();
+
+			await api().post(`/message/sendText/${SESSION}`, {
+				number: ALICE.number,
+				textMessage: { text: 'Hello' },
+			});
+			await harness.waitForDeliveries(1);
+
+			const items = harness.executions().flat();
+			expect(items.length).toBe(emitted ? 1 : 0);
+			if (emitted) expect('raw' in items[0].json).toBe(simple);
+		},
+	);
+
 	it('rejects a delivery with a wrong or missing token with 401 and runs nothing', async () => {
 		const harness = await startTrigger();
 		await harness.activate();
