@@ -296,6 +296,12 @@ describe('the example workflows on WAHA, unchanged', () => {
 				for (const id of ids) expect(await allExecutions(n8n, id)).toHaveLength(1);
 			});
 		} finally {
+			// One at a time, as a person deactivates them: WAHA restarts the session when its webhooks
+			// change, and a removal sent while it restarts can be lost (noted, issue 35's stop).
+			await until('the first webhook to be removed', 30_000, async () =>
+				simulator.getWebhooks(CONNECTED).length <= 1 ? true : undefined,
+			);
+			await sleep(2000);
 			await n8n.api.post(`/workflows/${ids[0]}/deactivate`, {});
 		}
 		await until('both webhooks to be removed', 30_000, async () =>
