@@ -216,7 +216,24 @@ export interface BurstResult {
 	refused: string[];
 	/** When each delivery was sent (ms since the epoch), by message ID. */
 	sentAt: Map<string, number>;
+	/** "<status> <body>" of the answers that a later try of the same delivery got past (`retry`). */
+	retried: string[];
 }
+
+/** How a gateway that retries tries a delivery n8n did not answer 200 again. */
+export interface DeliveryRetry {
+	/** Tries in all, the first one included. */
+	attempts: number;
+	/** The pause before each next try. */
+	delayMs: number;
+}
+
+/**
+ * A gateway that retries, at WAHA's default pace: 15 tries, 2 s apart, on any answer but a 2xx. n8n answers 503 "Database is not
+ * ready!" to everything while its database health check times out (a busy machine): a gateway
+ * that retries gets past it, one that does not loses that message until the trigger's next read.
+ */
+export const RETRYING_GATEWAY: DeliveryRetry = { attempts: 15, delayMs: 2000 };
 
 /**
  * Sends one `messages.upsert` delivery per message ID to a trigger's webhook URL, as the gateway
@@ -234,8 +251,17 @@ export async function deliverBurst(options: {
 	envelope?: (id: string) => IDataObject;
 	/** At least this long between one sender's deliveries (from one's start to the next's). */
 	spacingMs?: number;
+	/** Tries a delivery not answered 200 again, as a gateway that retries does; by default once only. */
+	retry?: DeliveryRetry;
 }): Promise<BurstResult> {
-	const result: BurstResult = { statuses: [], accepted: [], refused: [], sentAt: new Map() };
+	const result: BurstResult = {
+		statuses: [],
+		accepted: [],
+		refused: [],
+		sentAt: new Map(),
+		retried: [],
+	};
+	const retry = options.retry ?? { attempts: 1, delayMs: 0 };
 	const envelopeOf =
 		options.envelope ??
 		((id: string) => ({
@@ -255,16 +281,29 @@ export async function deliverBurst(options: {
 			const id = options.ids[next++];
 			const sentAt = Date.now();
 			result.sentAt.set(id, sentAt);
-			const response = await axios
-				.post(options.url, envelopeOf(id), { validateStatus: () => true })
-				// A connection n8n dropped is an answer too (not "received"), not the end of the burst.
-				.catch((error: { code?: string; message?: string }) => ({
-					status: 0,
-					data: `no answer: ${error.code ?? error.message}`,
-				}));
-			result.statuses.push(response.status);
-			if (response.status === 200) result.accepted.push(id);
-			else result.refused.push(`${response.status} ${JSON.stringify(response.data)}`);
+			const envelope = envelopeOf(id);
+			for (let attempt = 1; ; attempt++) {
+				const response = await axios
+					.post(options.url, envelope, { validateStatus: () => true })
+					// A connection n8n dropped is an answer too (not "received"), not the end of the burst.
+					.catch((error: { code?: string; message?: string }) => ({
+						status: 0,
+						data: `no answer: ${error.code ?? error.message}`,
+					}));
+				if (response.status === 200) {
+					result.accepted.push(id);
+					result.statuses.push(response.status);
+					break;
+				}
+				const refusal = `${response.status} ${JSON.stringify(response.data)}`;
+				if (attempt >= retry.attempts) {
+					result.refused.push(refusal);
+					result.statuses.push(response.status);
+					break;
+				}
+				result.retried.push(refusal);
+				await sleep(retry.delayMs);
+			}
 			await options.onAnswered?.(result.statuses.length);
 			const rest = (options.spacingMs ?? 0) - (Date.now() - sentAt);
 			if (rest > 0) await sleep(rest);

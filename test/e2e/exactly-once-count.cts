@@ -9,7 +9,8 @@ import { sleep } from 'n8n-workflow';
 
 import type { Simulator } from '../simulator/index.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
-import { allExecutions, logFigures, until } from './e2e-helpers.cts';
+import type { ExecutionSource } from '../queue/stored-executions.cts';
+import { logFigures, until } from './e2e-helpers.cts';
 import {
 	CHATS,
 	GATEWAYS,
@@ -21,7 +22,6 @@ import {
 } from './exactly-once.cts';
 import type { GatewayKey, Lane, Receiver, Written } from './exactly-once.cts';
 import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
-import type { N8nInstance } from './n8n-instance.cts';
 
 /**
  * The message IDs each execution of a counting workflow ran (its first node's output), executions
@@ -76,6 +76,8 @@ export interface Outcome extends IDataObject {
 	duplicatedHeldBy?: Record<string, number>;
 	/** What the gateway heard when it delivered a lost message (status and body), how often. */
 	lostAnswers?: Record<string, number>;
+	/** Every stored execution, of any workflow, whose data names the first lost message. */
+	firstLostStoredIn?: IDataObject[];
 	/** Chats whose messages ran in another order than written. */
 	outOfOrderChats: number;
 	/** What the gateway heard last of each delivery ("200", "404", "ECONNREFUSED"…): how many. */
@@ -163,6 +165,37 @@ export function outcomeOf(
 	};
 }
 
+/**
+ * What the executions that never finished are: their workflow, status, age, the nodes they ran and
+ * the messages they hold (read again with their data), to tell a hung first step from n8n's own.
+ */
+async function describeUnfinished(
+	executionsOf: ExecutionSource,
+	unfinished: IDataObject[],
+): Promise<string[]> {
+	const shown = unfinished.slice(0, 10);
+	const workflows = [...new Set(shown.map((execution) => String(execution.workflowId)))];
+	const withData = new Map<string, IDataObject>();
+	for (const workflowId of workflows)
+		for (const execution of await executionsOf(workflowId, true))
+			withData.set(String(execution.id), execution);
+	return shown.map((execution) => {
+		const data = withData.get(String(execution.id))?.data as
+			| { resultData?: { runData?: IDataObject; lastNodeExecuted?: string } }
+			| undefined;
+		const started = execution.startedAt ? Date.parse(String(execution.startedAt)) : NaN;
+		const held = new Set(JSON.stringify(data ?? {}).match(ID_PATTERN) ?? []).size;
+		return [
+			`${String(execution.id)} of workflow ${String(execution.workflowId)}: ${String(execution.status)}`,
+			Number.isNaN(started)
+				? 'not started'
+				: `started ${Math.round((Date.now() - started) / 1000)} s ago`,
+			`nodes run: ${Object.keys(data?.resultData?.runData ?? {}).join(', ') || 'none'}`,
+			`holds ${held} message(s)`,
+		].join(', ');
+	});
+}
+
 /** How long after the traffic the next message comes: past the trigger's half minute between reads. */
 const NEXT_MESSAGE_AFTER_MS = 31_000;
 
@@ -170,11 +203,19 @@ const NEXT_MESSAGE_AFTER_MS = 31_000;
 const ORPHANED_AFTER_MS = 30_000;
 
 /**
+ * How long after it started an execution still 'running' counts as stuck: these workflows run in
+ * well under a second, and n8n 2.41 on a starved database left one running for good, having run
+ * no node ("timeout exceeded when trying to connect" around it). It is left as it is; the count
+ * says which messages it held (lostHeldBy: "running, left it out").
+ */
+const STUCK_AFTER_MS = 120_000;
+
+/**
  * Waits until every simulator is done with every delivery, writes the next message half a minute
  * later, waits until n8n has finished every execution, then counts what each workflow ran.
  */
 export async function settleAndCount(
-	n8n: N8nInstance,
+	executionsOf: ExecutionSource,
 	lanes: Lane[],
 	traffic: Traffic,
 	scenario: string,
@@ -188,15 +229,16 @@ export async function settleAndCount(
 	await traffic.flow(1, 0);
 	await untilGatewaysDone(lanes, traffic, settleMs);
 	const workflowIds = lanes.flatMap((lane) => Object.values(lane.workflowIds));
-	// Stored executions still running finish; the count must stay still for a few seconds. One a
-	// killed webhook processor stored and never handed to a worker stays 'new' (n8n marks it crashed
-	// at its next queue recovery, hours later): once nothing else moves, it is left as it is (it
-	// never ran; the count says where its message went).
+	// Stored executions still running finish (read from n8n's database: see stored-executions.cts);
+	// the count must stay still for a few seconds. One a killed webhook processor stored and never
+	// handed to a worker stays 'new' (n8n marks it crashed at its next queue recovery, hours later):
+	// once nothing else moves, it is left as it is (it never ran; the count says where its message
+	// went). So is one stuck 'running' (STUCK_AFTER_MS).
 	let previous = -1;
 	const newSince = new Map<string, number>();
 	let unfinished: IDataObject[] = [];
 	await until('every execution to finish', 180_000, async () => {
-		const lists = await Promise.all(workflowIds.map(async (id) => await allExecutions(n8n, id)));
+		const lists = await Promise.all(workflowIds.map(async (id) => await executionsOf(id)));
 		const all = lists.flat();
 		const now = Date.now();
 		for (const execution of all)
@@ -204,24 +246,29 @@ export async function settleAndCount(
 				newSince.set(String(execution.id), now);
 		const neverHandedOn = (execution: IDataObject) =>
 			execution.status === 'new' && now - newSince.get(String(execution.id))! >= ORPHANED_AFTER_MS;
+		const stuck = (execution: IDataObject) =>
+			execution.status === 'running' &&
+			now - Date.parse(String(execution.startedAt)) >= STUCK_AFTER_MS;
 		unfinished = all.filter(
 			(execution) =>
-				!execution.stoppedAt && execution.status !== 'crashed' && !neverHandedOn(execution),
+				!execution.stoppedAt &&
+				execution.status !== 'crashed' &&
+				!neverHandedOn(execution) &&
+				!stuck(execution),
 		);
 		const settled = unfinished.length === 0 && all.length === previous;
 		previous = all.length;
 		if (!settled) await sleep(2000);
 		return settled ? true : undefined;
-	}).catch((error: Error) => {
-		const statuses = unfinished.map(
-			(execution) => `${String(execution.id)}: ${String(execution.status)}`,
+	}).catch(async (error: Error) => {
+		throw new Error(
+			`${error.message}; still unfinished: ${(await describeUnfinished(executionsOf, unfinished)).join('; ')}`,
 		);
-		throw new Error(`${error.message}; still unfinished: ${statuses.slice(0, 20).join(', ')}`);
 	});
 	const outcomes: Outcome[] = [];
 	for (const lane of lanes) {
 		for (const receiver of ['trigger', 'webhookNode'] as const) {
-			const executions = (await allExecutions(n8n, lane.workflowIds[receiver], true)).filter(
+			const executions = (await executionsOf(lane.workflowIds[receiver], true)).filter(
 				(execution) => JSON.stringify(execution.data ?? {}).includes(`"Q${scenario}${lane.letter}`),
 			);
 			const outcome = outcomeOf(
@@ -236,6 +283,7 @@ export async function settleAndCount(
 				...(outcome.lostIds
 					? {
 							lostHeldBy: statusesHolding(executions, outcome.lostIds, scenario),
+							firstLostStoredIn: await executionsOf.naming(outcome.lostIds[0]),
 							lostAnswers: answersTo(lane.simulators[receiver], outcome.lostIds),
 						}
 					: {}),
@@ -268,7 +316,7 @@ export interface Redeliveries {
  * `redeliveries` says, and counts what each workflow ran.
  */
 export async function writeThenRedeliver(
-	n8n: N8nInstance,
+	executionsOf: ExecutionSource,
 	lanes: Lane[],
 	scenario: string,
 	redeliveries: Redeliveries,
@@ -288,7 +336,7 @@ export async function writeThenRedeliver(
 		redeliveries.atOnce,
 		redeliveries.urlOf,
 	);
-	return await settleAndCount(n8n, lanes, traffic, scenario);
+	return await settleAndCount(executionsOf, lanes, traffic, scenario);
 }
 
 /** The table of scenarios (docs/reliability.md): `intro`, then a row per receiver and gateway of each. */

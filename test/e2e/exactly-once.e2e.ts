@@ -8,6 +8,7 @@
 
 import { postgresEnv, startPostgres } from '../queue/services.cts';
 import type { RunningPostgres } from '../queue/services.cts';
+import { storedExecutions } from '../queue/stored-executions.cts';
 import { LAZY_ISOLATES_ENV, until } from './e2e-helpers.cts';
 import { CHATS, startLanes, stopLanes, Traffic, untilGatewaysDone } from './exactly-once.cts';
 import { ExactlyOnceResults, settleAndCount, writeThenRedeliver } from './exactly-once-count.cts';
@@ -51,7 +52,7 @@ describe('every message exactly once in one n8n process, beside n8n’s Webhook 
 		'(d) 50 messages in 10 chats, each delivered 1–10 times $name: each runs once',
 		async ({ scenario, atOnce }) => {
 			// Message k of a chat is delivered (chat + k) % 10 more times.
-			const outcomes = await writeThenRedeliver(n8n.current(), lanes, scenario, {
+			const outcomes = await writeThenRedeliver(storedExecutions(postgres), lanes, scenario, {
 				count: 50,
 				extraOf: (chat, place) => (chat + place) % 10,
 				atOnce,
@@ -96,7 +97,7 @@ describe('every message exactly once through an n8n restart, beside n8n’s Webh
 				await n8n.start();
 				await duringStart;
 				await traffic.flow(10, 100);
-				const outcomes = await settleAndCount(n8n.current(), lanes, traffic, scenario);
+				const outcomes = await settleAndCount(storedExecutions(postgres), lanes, traffic, scenario);
 				results.expectExactlyOnce(
 					`(b, c, e) n8n ${name} for longer than the gateways retry, then started while messages go on`,
 					outcomes,

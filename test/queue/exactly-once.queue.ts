@@ -18,6 +18,7 @@ import type { Lane } from '../e2e/exactly-once.cts';
 import { DEFAULT_N8N_VERSION } from '../e2e/n8n-install.cts';
 import { OUTAGE_CLOCK_SCALE, scaleDeliveryClocks } from '../e2e/restartable-n8n.cts';
 import { startQueueCluster } from './queue-cluster.cts';
+import { storedExecutions } from './stored-executions.cts';
 import type { QueueCluster } from './queue-cluster.cts';
 
 let cluster: QueueCluster;
@@ -45,7 +46,7 @@ describe('every message exactly once in queue mode, two webhook processors and t
 	it('(d) 100 messages in 10 chats, each delivered 1–10 times one after another, to one processor and then the other: each runs once', async () => {
 		results.expectExactlyOnce(
 			'(d) every message delivered 1–10 times one after another, the processors in turn',
-			await writeThenRedeliver(cluster.main, lanes, 'D', {
+			await writeThenRedeliver(storedExecutions(cluster.postgres), lanes, 'D', {
 				count: 100,
 				extraOf: (chat, place) => (chat + place) % 10,
 				atOnce: false,
@@ -57,7 +58,7 @@ describe('every message exactly once in queue mode, two webhook processors and t
 	it('(d) 100 messages in 10 chats, each delivered 2–10 times at once to both processors: each runs once', async () => {
 		results.expectExactlyOnce(
 			'(d) every message delivered 2–10 times at once, to both processors',
-			await writeThenRedeliver(cluster.main, lanes, 'O', {
+			await writeThenRedeliver(storedExecutions(cluster.postgres), lanes, 'O', {
 				count: 100,
 				extraOf: (chat, place) => 1 + ((chat + place) % 9),
 				atOnce: true,
@@ -89,7 +90,7 @@ describe('every message exactly once in queue mode through the webhook processor
 			await traffic.flow(10, 100);
 			results.expectExactlyOnce(
 				'(b, c, e) both webhook processors down (one stopped, one killed) for longer than the gateways retry, then started while messages go on',
-				await settleAndCount(cluster.main, lanes, traffic, 'P'),
+				await settleAndCount(storedExecutions(cluster.postgres), lanes, traffic, 'P'),
 			);
 		} finally {
 			restoreClocks();
