@@ -89,10 +89,11 @@ function nodeOperations(): Map<string, string> {
 }
 /**
  * Operations that are not one request but a procedure over a gateway's reads: Combine Rapid
- * Messages waits, then reads a chat's history page by page (test/node/combine-rapid.test.ts runs it
- * on each gateway and judges every request it sends by that gateway's validation).
+ * Messages waits, then reads a chat's history page by page, and Pause While a Person Answers reads
+ * it back to the pause (test/node/combine-rapid.test.ts and pause-while-person-answers.test.ts run
+ * them on each gateway and judge every request they send by that gateway's validation).
  */
-const PROCEDURES = new Set(['message.combineRapid']);
+const PROCEDURES = new Set(['message.combineRapid', 'message.pauseWhilePersonAnswers']);
 /**
  * Operations the spec's gateway has no route for: the node refuses them there before any request,
  * saying why (the spec maps no LID to a phone number), and they run on the other gateways only.

@@ -8,6 +8,7 @@
  * paragraph, each after "typing…").
  */
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { judgeWaha, SEED, startSimulator } from '../simulator/index.cts';
 import type { MessageSnapshot, Simulator } from '../simulator/index.cts';
@@ -40,6 +41,8 @@ const VOICE_NOTE = Buffer.concat([
 ]);
 const VOICE_NOTE_TYPE = 'audio/ogg; codecs=opus';
 const PHOTO = avatarPng([180, 120, 40], 40);
+/** The example's Pause For (Minutes): how long the bot stays quiet after a person answered. */
+const PAUSE_MINUTES = 30;
 /** The example's Typing Before Each Part at its defaults: 40 ms a character, 0.5 s to 4 s. */
 const typingMs = (part: string) => Math.min(4000, Math.max(500, [...part].length * 40));
 
@@ -266,11 +269,69 @@ describe(`${EXAMPLE} on WAHA with OpenAI, imported unchanged`, () => {
 		120_000,
 	);
 
+	it('a person answers from the phone: the bot stays quiet in that chat, and answers again by itself once the pause (30 minutes) is over', async () => {
+		// The shop's owner answered Alice from the phone, the 30 minutes of pause ending in 25 s.
+		const personWrote = Math.floor(Date.now() / 1000) - (PAUSE_MINUTES * 60 - 25);
+		await simulator.injectInboundMessage({
+			from: ALICE.number,
+			fromMe: true,
+			text: 'Hi Alice, Maria here: I will take care of your order myself.',
+			timestamp: personWrote,
+		});
+		const before = {
+			requests: simulator.requests.length,
+			completions: fakeOpenAi.completions.length,
+		};
+
+		const quiet = await send({ text: 'Thank you Maria!' });
+		executionsSoFar += 1;
+		const [paused] = (await finishedExecutions(n8n, workflowId, executionsSoFar)).filter(
+			(execution) => firstItems(runDataOf(execution), 'On Message')[0]?.json.messageId === quiet.id,
+		);
+		expect(outcome(paused)).toBe('success');
+		expect(firstItems(runDataOf(paused), 'Pause While a Person Answers')).toEqual([]);
+		expect(runDataOf(paused)['Combine Rapid Messages']).toBeUndefined();
+		expect(fakeOpenAi.completions.length).toBe(before.completions);
+		expect(replyRequests(before.requests)).toEqual([]);
+
+		// The pause is over: Alice's next message gets the bot's answer, her earlier one not with it.
+		await sleep(Math.max(0, (personWrote + PAUSE_MINUTES * 60 + 2) * 1000 - Date.now()));
+		const reply = 'Happy to help again: anything else for tomorrow?';
+		fakeOpenAi.script({ toolArguments: { emoji: '👍' }, finalText: reply });
+		const answered = await send({ text: 'Is the bakery open on Sunday?' });
+		executionsSoFar += 1;
+		const [goingOn] = (await finishedExecutions(n8n, workflowId, executionsSoFar)).filter(
+			(execution) =>
+				firstItems(runDataOf(execution), 'On Message')[0]?.json.messageId === answered.id,
+		);
+		expect(outcome(goingOn)).toBe('success');
+		expect(
+			firstItems(runDataOf(goingOn), 'Pause While a Person Answers').map((item) => ({
+				paused: item.json.paused,
+				personAnswered: typeof item.json.personAnsweredAt,
+			})),
+		).toEqual([{ paused: false, personAnswered: 'string' }]);
+		const asked = fakeOpenAi.completions[before.completions].body.messages.filter(
+			(message) => message.role === 'user',
+		);
+		expect(asked.map((message) => message.content)).toEqual(['Is the bakery open on Sunday?']);
+		const sent = await until('the reply', 30_000, async () => {
+			const requests = replyRequests(before.requests).filter(
+				(request) => request.path === '/api/sendText',
+			);
+			return requests.length > 0 ? requests : undefined;
+		});
+		expect(sent.map((request) => request.body)).toEqual([
+			{ session: SESSION, chatId: ALICE.chatId, text: reply },
+		]);
+	}, 120_000);
+
 	it('sent nothing WAHA refuses, and ran no execution beyond one per message', async () => {
 		logFigures('assistant turns (Silence Time 3 s, scripted OpenAI on the loopback)', timings);
 		expect(refusedRequests(simulator, judgeWaha)).toEqual([]);
+		// The turns' messages, and the two of the person's pause.
 		expect(await allExecutions(n8n, workflowId)).toHaveLength(
-			TURNS.flatMap((turn) => turn.messages).length,
+			TURNS.flatMap((turn) => turn.messages).length + 2,
 		);
 	});
 });

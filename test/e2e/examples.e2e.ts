@@ -175,9 +175,13 @@ const CASES: Record<string, ExampleCase> = {
 			);
 			expect(fakeOpenAi.transcriptions).toEqual([]);
 			expect(fakeOpenAi.imageAnalyses).toEqual([]);
+			// Pause While a Person Answers reads the chat's newest page, then Combine Rapid Messages.
 			expect(
 				simulator.requestsTo('/chat/findMessages/', 'POST').map((request) => request.body),
-			).toEqual([{ where: { key: { remoteJid: CARLA.number } }, limit: 50 }]);
+			).toEqual([
+				{ where: { key: { remoteJid: CARLA.number } }, limit: 50 },
+				{ where: { key: { remoteJid: CARLA.number } }, limit: 50 },
+			]);
 		},
 		// n8n 1.x has no AI Agent 3.1: the workflow cannot be activated, and nothing is sent.
 		on1x: async (workflowId) => {

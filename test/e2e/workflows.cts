@@ -204,6 +204,7 @@ export function operationCases(seed: {
 		['message', 'findStatus', { limit: 10 }],
 		['message', 'get', { messageId: seed.aliceTextId, downloadMedia: false }],
 		['message', 'markAsRead', { messageIds: seed.aliceTextId }],
+		['message', 'pauseWhilePersonAnswers', { messageId: seed.aliceTextId }],
 		['message', 'react', { messageId: seed.aliceTextId, reaction: '👍' }],
 		[
 			'message',

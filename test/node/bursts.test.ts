@@ -15,6 +15,7 @@ function messages(seconds: number[]): BurstMessage[] {
 		shortId: `m${index}`,
 		chatId: '5511999999999@c.us',
 		fromMe: false,
+		typedByPerson: false,
 		timestamp,
 		sender: '5511999999999@c.us',
 		pushName: null,

@@ -78,6 +78,7 @@ const READS = [
 	'message.downloadMedia',
 	'message.findStatus',
 	'message.get',
+	'message.pauseWhilePersonAnswers',
 	'profile.get',
 	'session.connect',
 	'session.getConnectionState',

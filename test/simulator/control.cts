@@ -8,6 +8,7 @@ import {
 	fullMessageId,
 	isGroupId,
 	isLid,
+	newPhoneMessageId,
 	newShortMessageId,
 	normaliseChatId,
 	numberOfContactId,
@@ -140,7 +141,8 @@ export function injectInbound(
 	) {
 		throw new SimulatorInputError(404, `The instance is not in a group "${input.groupId}"`);
 	}
-	const shortId = input.id ?? newShortMessageId();
+	// What the owner types on the phone has a phone's id (the gateway's own sends a web client's).
+	const shortId = input.id ?? (input.fromMe === true ? newPhoneMessageId() : newShortMessageId());
 	if (!/^[A-Za-z0-9]{20}$/.test(shortId))
 		throw new SimulatorInputError(400, 'id must be 20 letters or digits');
 	if (instance.messages.has(shortId))

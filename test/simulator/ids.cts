@@ -16,6 +16,14 @@ export function newShortMessageId(): string {
 	return `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
 }
 
+/**
+ * A 20-character message id as an iPhone makes one (`3A` + 18 upper-case hex digits): what the
+ * account's owner types on the phone carries it, which tells it from the gateway's API sends.
+ */
+export function newPhoneMessageId(): string {
+	return `3A${randomBytes(9).toString('hex').toUpperCase()}`;
+}
+
 export function isShortMessageId(value: string): boolean {
 	return /^[A-Za-z0-9]+$/.test(value);
 }

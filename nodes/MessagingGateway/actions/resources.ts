@@ -26,6 +26,7 @@ export const INSTANCE_API_EXTRAS: readonly string[] = [
 	'message.deleteForEveryone',
 	'message.edit',
 	'message.markAsRead',
+	'message.pauseWhilePersonAnswers',
 	'message.sendAudio',
 	'message.sendContact',
 	'message.sendList',

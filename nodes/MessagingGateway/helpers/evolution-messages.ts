@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { BurstMessage } from '../../shared/gateways';
 import { asChatId } from '../../shared/identifiers';
+import { typedByPerson } from '../../shared/message-device';
 import { messageText, textOf } from '../../shared/message-text';
 import { asObject } from '../../shared/values';
 import { fullIdFromKey } from './message';
@@ -91,11 +92,15 @@ export function burstMessageFromEvolution(record: IDataObject, askedChatId?: str
 	const key = asObject(record.key) ?? {};
 	const chatId = String(message.chatId);
 	const media = asObject(message.media);
+	const shortId = textOf(key.id) ?? '';
+	const fromMe = message.fromMe === true;
 	return {
 		messageId: String(message.id),
-		shortId: textOf(key.id) ?? '',
+		shortId,
 		chatId,
-		fromMe: message.fromMe === true,
+		fromMe,
+		// Evolution stores the kind of device (`source`); the spec's events say `api` or `app`.
+		typedByPerson: typedByPerson(fromMe, shortId, record.source, true),
 		timestamp: Number(record.messageTimestamp ?? 0),
 		sender: (message.participant as string | null) ?? (message.fromMe ? null : chatId),
 		pushName: textOf(record.pushName) ?? null,

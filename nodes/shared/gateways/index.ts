@@ -78,6 +78,8 @@ export interface BurstMessage {
 	shortId: string;
 	chatId: string;
 	fromMe: boolean;
+	/** The account's own message, typed by a person on its phone (not sent through the API). */
+	typedByPerson: boolean;
 	/** The gateway's timestamp, in seconds. */
 	timestamp: number;
 	sender: string | null;

@@ -19,6 +19,7 @@ import * as markAsRead from './markAsRead.operation';
 import * as deleteForEveryone from './deleteForEveryone.operation';
 import * as edit from './edit.operation';
 import * as combineRapid from './combineRapid.operation';
+import * as pauseWhilePersonAnswers from './pauseWhilePersonAnswers.operation';
 
 /** The operations of this resource by value, for the router. */
 export const operations = {
@@ -41,6 +42,7 @@ export const operations = {
 	deleteForEveryone,
 	edit,
 	combineRapid,
+	pauseWhilePersonAnswers,
 };
 
 export const description: INodeProperties[] = [
@@ -97,6 +99,13 @@ export const description: INodeProperties[] = [
 				value: 'markAsRead',
 				description: 'Mark received messages as read (blue ticks) by their full message IDs',
 				action: 'Mark messages as read',
+			},
+			{
+				name: 'Pause While a Person Answers',
+				value: 'pauseWhilePersonAnswers',
+				description:
+					"Go on only if no person wrote in the chat from the account's phone within the pause: the bot stays quiet while a person answers, and answers again by itself after. It reads the chat's history the gateway keeps.",
+				action: 'Pause the bot while a person answers',
 			},
 			{
 				name: 'React',
@@ -199,4 +208,5 @@ export const description: INodeProperties[] = [
 	...deleteForEveryone.description,
 	...edit.description,
 	...combineRapid.description,
+	...pauseWhilePersonAnswers.description,
 ];

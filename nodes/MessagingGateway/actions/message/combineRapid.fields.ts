@@ -4,7 +4,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sessionFields } from '../common/descriptions';
+import { receivedMessageFields } from './receivedMessage';
 
 /** n8n keeps a wait under 65 s in memory (its Wait node's limit); longer ones are not offered. */
 export const MAX_SILENCE_SECONDS = 60;
@@ -21,17 +21,9 @@ const JOIN_CHOICES = [
 ];
 
 export const combineRapidFields: INodeProperties[] = [
-	...sessionFields,
-	{
-		displayName: 'Message ID',
-		name: 'messageId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.messageId }}',
-		placeholder: 'e.g. false_5511999999999@c.us_3EB0C767D26A1D3BB2F1',
-		description:
-			'Full ID of the message the trigger received (its Message ID field). Put this node right after the trigger, before any filter, so every message of a chat reaches it.',
-	},
+	...receivedMessageFields(
+		'Put this node right after the trigger, before any filter, so every message of a chat reaches it',
+	),
 	{
 		displayName: 'Silence Time (Seconds)',
 		name: 'silenceSeconds',

@@ -4,7 +4,6 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { parseFullMessageId } from '../../../shared/identifiers';
 import type { FullMessageId } from '../../../shared/identifiers';
 import type { BurstRule } from '../../helpers/bursts';
 import {
@@ -14,7 +13,7 @@ import {
 	readOptions,
 	fieldError,
 } from '../../helpers/fields';
-import { readSession } from '../common/descriptions';
+import { readReceivedMessage } from './receivedMessage';
 import {
 	DEFAULT_MAX_MESSAGES,
 	DEFAULT_MAX_WAIT_SECONDS,
@@ -37,13 +36,7 @@ export interface CombineRapidRequest {
 
 /** What Combine Rapid Messages was asked for one item, checked before any request. */
 export function readCombineRapid(this: IExecuteFunctions, itemIndex: number): CombineRapidRequest {
-	const session = readSession.call(this, itemIndex);
-	const messageId = parseFullMessageId.call(
-		this,
-		this.getNodeParameter('messageId', itemIndex, ''),
-		'Message ID',
-		itemIndex,
-	);
+	const { session, messageId } = readReceivedMessage.call(this, itemIndex);
 	const silenceSeconds = integerFrom.call(
 		this,
 		this.getNodeParameter('silenceSeconds', itemIndex, DEFAULT_SILENCE_SECONDS),

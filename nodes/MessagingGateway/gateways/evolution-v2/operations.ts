@@ -38,6 +38,7 @@ import * as sendText from '../../actions/message/sendText.operation';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { combineRapidWith } from '../../actions/message/combineRapid.operation';
+import { pauseWhilePersonAnswersWith } from '../../actions/message/pauseWhilePersonAnswers.operation';
 
 import { messageKey, readQuoted } from '../../helpers/instance-send';
 import { fullIdFromKey, responseObject } from '../../helpers/message';
@@ -160,6 +161,7 @@ export const evolutionV2Operations: GatewayOperations = {
 		// v2's own routes and answers, read into the outputs the node documents.
 		...evolutionV2Reads,
 		'message.combineRapid': combineRapidWith(evolutionV2History),
+		'message.pauseWhilePersonAnswers': pauseWhilePersonAnswersWith(evolutionV2History),
 		...evolutionV2AccountOperations,
 		...evolutionV2InteractiveSends,
 	},

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { expectList } from '../../helpers/responses';
 import { parseFullMessageId } from '../../../shared/identifiers';
+import { typedByPerson } from '../../../shared/message-device';
 import { textOf } from '../../../shared/message-text';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { asObject } from '../../../shared/values';
@@ -18,11 +19,15 @@ import { wahaMessageFile } from './message-actions';
 function burstMessageFromWaha(message: IDataObject, session: string): BurstMessage {
 	const fields = wahaMessageFields(message, session);
 	const messageId = String(fields.messageId);
+	const shortId = /^(?:true|false)_[^_]+_([^_]+)/.exec(messageId)?.[1] ?? messageId;
+	const fromMe = fields.fromMe === true;
 	return {
 		messageId,
-		shortId: /^(?:true|false)_[^_]+_([^_]+)/.exec(messageId)?.[1] ?? messageId,
+		shortId,
 		chatId: String(fields.chatId),
-		fromMe: fields.fromMe === true,
+		fromMe,
+		// WAHA's `app` is also its own sends older than ten minutes (NOWEB, WEBJS): the ID decides.
+		typedByPerson: typedByPerson(fromMe, shortId, message.source, false),
 		timestamp: Number(message.timestamp ?? 0),
 		sender: (fields.sender as string | null) ?? null,
 		pushName: (fields.pushName as string | null) ?? null,

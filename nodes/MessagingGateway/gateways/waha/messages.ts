@@ -5,6 +5,7 @@
 import * as getMessage from '../../actions/message/get.operation';
 import * as react from '../../actions/message/react.operation';
 import { combineRapidWith } from '../../actions/message/combineRapid.operation';
+import { pauseWhilePersonAnswersWith } from '../../actions/message/pauseWhilePersonAnswers.operation';
 import type { GatewayOperation } from '../../../shared/gateways';
 import { wahaHistory } from './history';
 import { wahaMessageActions } from './message-actions';
@@ -16,6 +17,7 @@ export const wahaMessageOperations: Record<string, GatewayOperation> = {
 	'message.react': react.execute,
 	'message.get': getMessage.execute,
 	'message.combineRapid': combineRapidWith(wahaHistory),
+	'message.pauseWhilePersonAnswers': pauseWhilePersonAnswersWith(wahaHistory),
 	...wahaSends,
 	...wahaMessageActions,
 };
