@@ -78,6 +78,8 @@ export interface Outcome extends IDataObject {
 	lostAnswers?: Record<string, number>;
 	/** Every stored execution, of any workflow, whose data names the first lost message. */
 	firstLostStoredIn?: IDataObject[];
+	/** The workflow's executions n8n failed before their first node ran, by error. */
+	failedBeforeStart?: Record<string, number>;
 	/** Chats whose messages ran in another order than written. */
 	outOfOrderChats: number;
 	/** What the gateway heard last of each delivery ("200", "404", "ECONNREFUSED"…): how many. */
@@ -196,6 +198,26 @@ async function describeUnfinished(
 	});
 }
 
+/**
+ * The executions of a workflow (any scenario so far) that n8n failed before its first node ran, by
+ * error: n8n 2.41 answers a webhook once it has stored the execution, then may fail it before it
+ * starts (its credentials check timing out on a starved database) and store the failure in place
+ * of the items: such an execution shows no message.
+ */
+function failedBeforeStart(executions: IDataObject[]): Record<string, number> {
+	const counts: Record<string, number> = {};
+	for (const execution of executions) {
+		const data = execution.data as
+			| { resultData?: { runData?: IDataObject; error?: { message?: string } } }
+			| undefined;
+		if (execution.status !== 'error' || Object.keys(data?.resultData?.runData ?? {}).length > 0)
+			continue;
+		const key = String(data?.resultData?.error?.message ?? 'no error stored').slice(0, 80);
+		counts[key] = (counts[key] ?? 0) + 1;
+	}
+	return counts;
+}
+
 /** How long after the traffic the next message comes: past the trigger's half minute between reads. */
 const NEXT_MESSAGE_AFTER_MS = 31_000;
 
@@ -268,8 +290,9 @@ export async function settleAndCount(
 	const outcomes: Outcome[] = [];
 	for (const lane of lanes) {
 		for (const receiver of ['trigger', 'webhookNode'] as const) {
-			const executions = (await executionsOf(lane.workflowIds[receiver], true)).filter(
-				(execution) => JSON.stringify(execution.data ?? {}).includes(`"Q${scenario}${lane.letter}`),
+			const stored = await executionsOf(lane.workflowIds[receiver], true);
+			const executions = stored.filter((execution) =>
+				JSON.stringify(execution.data ?? {}).includes(`"Q${scenario}${lane.letter}`),
 			);
 			const outcome = outcomeOf(
 				lane,
@@ -284,6 +307,7 @@ export async function settleAndCount(
 					? {
 							lostHeldBy: statusesHolding(executions, outcome.lostIds, scenario),
 							firstLostStoredIn: await executionsOf.naming(outcome.lostIds[0]),
+							failedBeforeStart: failedBeforeStart(stored),
 							lostAnswers: answersTo(lane.simulators[receiver], outcome.lostIds),
 						}
 					: {}),

@@ -32,6 +32,9 @@ beforeAll(async () => {
 	postgres = await startPostgres();
 	n8n = await startRestartableN8n({
 		N8N_LOG_LEVEL: 'info',
+		// A connection per execution at once, as docs/queue-mode.md advises (n8n's default is 2): on
+		// a starved pool n8n 2.41 answered deliveries it then failed before their first step.
+		DB_POSTGRESDB_POOL_SIZE: '10',
 		...LAZY_ISOLATES_ENV,
 		...postgresEnv(postgres),
 	});
