@@ -39,3 +39,12 @@ export function typedByPerson(
 	if (typeof source === 'string' && source !== 'app') return PERSON_DEVICES.has(source);
 	return PERSON_DEVICES.has(deviceOfMessageId(shortId));
 }
+
+/** Who wrote a message of the session's own, as the trigger's items say: null for others' messages. */
+export type OwnMessageFrom = 'person' | 'api' | null;
+
+/** `ownMessageFrom` of an item: a person's own message, the API's, or null when not the account's. */
+export function ownMessageFrom(fromMe: boolean, byPerson: boolean): OwnMessageFrom {
+	if (!fromMe) return null;
+	return byPerson ? 'person' : 'api';
+}

@@ -255,6 +255,7 @@ describe('an item without a file needs no promise', () => {
 			'lid',
 			'messageId',
 			'fromMe',
+			'ownMessageFrom',
 			'sender',
 			'senderPhone',
 			'senderLid',

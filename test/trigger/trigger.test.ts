@@ -181,6 +181,7 @@ describe('deliveries', () => {
 			lid: null,
 			messageId: `false_${ALICE.chatId}_${message.shortId}`,
 			fromMe: false,
+			ownMessageFrom: null,
 			sender: ALICE.chatId,
 			senderPhone: ALICE.number,
 			senderLid: null,

@@ -7,6 +7,7 @@ import { fileFromDataUri } from '../../shared/data-uri';
 import { asObject, isNonEmptyText, isoTime, unixSeconds } from '../../shared/values';
 import { addressesOf, NO_ADDRESSES } from '../../shared/people';
 import type { PersonAddresses } from '../../shared/people';
+import { ownMessageFrom } from '../../shared/message-device';
 import { messageText, textOf } from '../../shared/message-text';
 import { eventLabel, INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../../shared/events';
 import { isApiKeyField, Redactor } from '../../shared/secrets';
@@ -267,6 +268,12 @@ function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject):
 		lid: people.chat.lid,
 		messageId: `${fromMe}_${chatId}${shortId ? `_${shortId}` : ''}${isGroup && participant ? `_${participant}` : ''}`,
 		fromMe,
+		// Evolution announces its API sends as SEND_MESSAGE (the spec's events say source "api"):
+		// an own MESSAGES_UPSERT is what a person typed on the phone, WhatsApp Web or Desktop.
+		ownMessageFrom: ownMessageFrom(
+			fromMe,
+			event !== 'SEND_MESSAGE' && textOf(data.source) !== 'api',
+		),
 		sender: sender ?? null,
 		senderPhone: writer.phone,
 		senderLid: writer.lid,

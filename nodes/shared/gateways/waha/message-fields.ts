@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { chatIdOf } from '../../identifiers';
+import { ownMessageFrom, typedByPerson } from '../../message-device';
 import { textOf } from '../../message-text';
 import { addressesOf, NO_ADDRESSES, otherThan } from '../../people';
 import type { PersonAddresses } from '../../people';
@@ -152,6 +153,11 @@ export function simplifiedMessage(event: string, envelope: WahaEnvelope): IDataO
 		lid: people.chat.lid,
 		messageId: textOf(message.id) ?? `${view.fromMe}_${chatId}_${view.shortId}`,
 		fromMe: view.fromMe,
+		// WAHA's `app` is also its own API sends after ten minutes (NOWEB, WEBJS): the ID decides.
+		ownMessageFrom: ownMessageFrom(
+			view.fromMe,
+			typedByPerson(view.fromMe, view.shortId, message.source, false),
+		),
 		sender: sender ?? null,
 		senderPhone: people.sender.phone,
 		senderLid: people.sender.lid,
