@@ -18,6 +18,8 @@ import { sleep } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import type { SentRequest, Verdict } from '../compatibility/verdicts.cts';
+import { describeUnfinished } from '../queue/execution-diagnostics.cts';
+import type { ExecutionSource } from '../queue/stored-executions.cts';
 import { judgeWaha } from '../simulator/index.cts';
 import type { Gateway, Simulator } from '../simulator/index.cts';
 import { allExecutions, percentile, until, untilCountReaches } from './e2e-helpers.cts';
@@ -438,20 +440,72 @@ export async function untilDeliveriesSettled(simulator: Simulator): Promise<void
 	);
 }
 
-/** Waits until every message's execution has ended (then no more replies can come). */
+/** What a wait for the executions looks at, and what it says when they do not all end. */
+export interface EndedWatch {
+	simulator: Simulator;
+	gateway: HistoryGateway;
+	written: Written[];
+	/** n8n's database, where running executions show (queue mode): their state is said too. */
+	executionsOf?: ExecutionSource;
+}
+
+/**
+ * Waits until the workflow has as many ended executions as messages written, while more keep
+ * ending. When they stop short it says which messages n8n never took (each delivery's attempts)
+ * and, read from n8n's database, which executions are still unfinished.
+ */
 export async function untilAllEnded(
 	n8n: N8nInstance,
 	workflowId: string,
-	count: number,
+	{ simulator, gateway, written, executionsOf }: EndedWatch,
 ): Promise<void> {
 	await untilCountReaches(
 		'every execution to end',
-		count,
+		written.length,
 		60_000,
 		async () =>
 			(await allExecutions(n8n, workflowId)).filter((execution) => execution.stoppedAt).length,
 		1000,
-	);
+	).catch(async (error: Error) => {
+		const untaken = messagesTaken(simulator, gateway, written)
+			.filter(({ taken }) => !taken)
+			.map(({ text }) => `${text} (${attemptsOf(simulator, gateway, written, text)})`);
+		const unfinished = executionsOf
+			? (await executionsOf(workflowId)).filter((execution) => !execution.stoppedAt)
+			: [];
+		const texts = written.map(({ text }) => text);
+		const messagesIn = (data: string) => texts.filter((text) => data.includes(text)).length;
+		throw new Error(
+			[
+				error.message,
+				`never taken: ${untaken.join('; ') || 'none'}`,
+				executionsOf
+					? `unfinished: ${(await describeUnfinished(executionsOf, unfinished, messagesIn)).join('; ') || 'none'}`
+					: '',
+			]
+				.filter(Boolean)
+				.join('; '),
+		);
+	});
+}
+
+/** Each attempt the gateway made to deliver one written message: its answer, or its error. */
+function attemptsOf(
+	simulator: Simulator,
+	gateway: HistoryGateway,
+	written: Written[],
+	text: string,
+): string {
+	const id = written.find((message) => message.text === text)?.id ?? text;
+	const attempts = simulator
+		.deliveryOutcomes()
+		.filter(
+			(outcome) =>
+				outcome.event === gateway.deliveryEvent &&
+				gateway.deliveredId(outcome.body as IDataObject).endsWith(id),
+		)
+		.flatMap((outcome) => outcome.attempts.map((attempt) => attempt.status ?? attempt.error));
+	return attempts.length > 0 ? `attempts: ${attempts.join(', ')}` : 'never delivered';
 }
 
 /**

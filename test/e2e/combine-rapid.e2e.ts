@@ -71,7 +71,7 @@ describe.each([
 
 			written = await writeBursts(simulator, SESSION, CHAT_PLANS);
 			bursts = burstsByStamps(written);
-			await untilAllEnded(n8n, workflowId, written.length);
+			await untilAllEnded(n8n, workflowId, { simulator, gateway, written });
 			await untilDeliveriesSettled(simulator);
 		}, 300_000);
 

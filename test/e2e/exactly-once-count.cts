@@ -9,6 +9,7 @@ import { sleep } from 'n8n-workflow';
 
 import type { Simulator } from '../simulator/index.cts';
 import { expectReadmeSection } from '../support/readme-section.cts';
+import { describeUnfinished, failedBeforeStart } from '../queue/execution-diagnostics.cts';
 import type { ExecutionSource } from '../queue/stored-executions.cts';
 import { logFigures, until } from './e2e-helpers.cts';
 import {
@@ -167,56 +168,8 @@ export function outcomeOf(
 	};
 }
 
-/**
- * What the executions that never finished are: their workflow, status, age, the nodes they ran and
- * the messages they hold (read again with their data), to tell a hung first step from n8n's own.
- */
-async function describeUnfinished(
-	executionsOf: ExecutionSource,
-	unfinished: IDataObject[],
-): Promise<string[]> {
-	const shown = unfinished.slice(0, 10);
-	const workflows = [...new Set(shown.map((execution) => String(execution.workflowId)))];
-	const withData = new Map<string, IDataObject>();
-	for (const workflowId of workflows)
-		for (const execution of await executionsOf(workflowId, true))
-			withData.set(String(execution.id), execution);
-	return shown.map((execution) => {
-		const data = withData.get(String(execution.id))?.data as
-			| { resultData?: { runData?: IDataObject; lastNodeExecuted?: string } }
-			| undefined;
-		const started = execution.startedAt ? Date.parse(String(execution.startedAt)) : NaN;
-		const held = new Set(JSON.stringify(data ?? {}).match(ID_PATTERN) ?? []).size;
-		return [
-			`${String(execution.id)} of workflow ${String(execution.workflowId)}: ${String(execution.status)}`,
-			Number.isNaN(started)
-				? 'not started'
-				: `started ${Math.round((Date.now() - started) / 1000)} s ago`,
-			`nodes run: ${Object.keys(data?.resultData?.runData ?? {}).join(', ') || 'none'}`,
-			`holds ${held} message(s)`,
-		].join(', ');
-	});
-}
-
-/**
- * The executions of a workflow (any scenario so far) that n8n failed before its first node ran, by
- * error: n8n 2.41 answers a webhook once it has stored the execution, then may fail it before it
- * starts (its credentials check timing out on a starved database) and store the failure in place
- * of the items: such an execution shows no message.
- */
-function failedBeforeStart(executions: IDataObject[]): Record<string, number> {
-	const counts: Record<string, number> = {};
-	for (const execution of executions) {
-		const data = execution.data as
-			| { resultData?: { runData?: IDataObject; error?: { message?: string } } }
-			| undefined;
-		if (execution.status !== 'error' || Object.keys(data?.resultData?.runData ?? {}).length > 0)
-			continue;
-		const key = String(data?.resultData?.error?.message ?? 'no error stored').slice(0, 80);
-		counts[key] = (counts[key] ?? 0) + 1;
-	}
-	return counts;
-}
+/** How many of the counted messages an execution's stored data names. */
+const messagesIn = (data: string) => new Set(data.match(ID_PATTERN) ?? []).size;
 
 /** The longest wait for the gateways to be done with every delivery, retries included. */
 const SETTLE_MS = 600_000;
@@ -287,7 +240,7 @@ export async function settleAndCount(
 		return settled ? true : undefined;
 	}).catch(async (error: Error) => {
 		throw new Error(
-			`${error.message}; still unfinished: ${(await describeUnfinished(executionsOf, unfinished)).join('; ')}`,
+			`${error.message}; still unfinished: ${(await describeUnfinished(executionsOf, unfinished, messagesIn)).join('; ')}`,
 		);
 	});
 	const outcomes: Outcome[] = [];

@@ -41,6 +41,7 @@ import { refusedRequests } from '../e2e/gateway-choice.cts';
 import type { HistoryGateway } from '../e2e/combine-rapid.cts';
 import type { CredentialRef } from '../e2e/workflows.cts';
 import { executionsInFlight, N8N_SHUTDOWN_GRACE_MS, startQueueCluster } from './queue-cluster.cts';
+import { storedExecutions } from './stored-executions.cts';
 import type { QueueCluster } from './queue-cluster.cts';
 
 const SESSION = SEED.instances.connected.name;
@@ -150,7 +151,12 @@ describe('Combine Rapid Messages in queue mode: twenty chats writing bursts at o
 			});
 			await stopping;
 			const bursts = burstsByStamps(written);
-			await untilAllEnded(cluster.main, workflowId, written.length);
+			await untilAllEnded(cluster.main, workflowId, {
+				simulator,
+				gateway,
+				written,
+				executionsOf: storedExecutions(cluster.postgres),
+			});
 			await untilDeliveriesSettled(simulator);
 
 			const certain = plannedSizes(CHAT_PLANS);

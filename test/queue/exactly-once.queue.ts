@@ -29,7 +29,7 @@ beforeAll(async () => {
 	// A connection per execution a worker runs at once (concurrency 10), as docs/queue-mode.md advises: with
 	// n8n's default of 2, workers failed executions here under the redeliveries ("timeout exceeded
 	// when trying to connect") after their first step had recorded the message.
-	cluster = await startQueueCluster(2, { DB_POSTGRESDB_POOL_SIZE: '10' }, 2);
+	cluster = await startQueueCluster(2, {}, 2);
 	lanes = await startLanes(cluster.main, cluster.webhookUrl);
 }, 900_000);
 

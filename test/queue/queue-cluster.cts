@@ -230,6 +230,9 @@ export async function startQueueCluster(
 			// Production webhook URLs (the trigger registers one at the gateway) point at the webhook processor.
 			N8N_WEBHOOK_URL: `${webhookUrl}/`,
 			N8N_LOG_LEVEL: 'debug',
+			// What docs/queue-mode.md tells users: n8n's default pool of 2 connections starves under a
+			// burst, and n8n 2.41 then fails executions it has acknowledged or leaves them running.
+			DB_POSTGRESDB_POOL_SIZE: '10',
 			...env,
 		};
 		const main = await startN8n({
