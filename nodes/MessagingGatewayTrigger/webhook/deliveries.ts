@@ -11,6 +11,7 @@ import { ownMessageFrom } from '../../shared/message-device';
 import { messageText, textOf } from '../../shared/message-text';
 import { eventLabel, INSTANCE_EVENT_NAMES, INSTANCE_EVENTS } from '../../shared/events';
 import { isApiKeyField, Redactor } from '../../shared/secrets';
+import { chatLabelFields, editedLabelFields } from './label-events';
 
 /** The JSON body the gateway POSTs for every event (Evolution API v1 envelope). */
 export interface Delivery extends IDataObject {
@@ -321,8 +322,16 @@ function simplifiedWithRaw(event: string, delivery: Delivery): IDataObject {
 			raw: delivery,
 		};
 	}
+	const named = { event, eventName: eventLabel(event), session };
+	if (event === 'LABELS_ASSOCIATION') {
+		const action = data.type === 'remove' ? 'removed' : 'added';
+		return { ...named, ...chatLabelFields(data.labelId, data.chatId, action), raw: delivery };
+	}
+	if (event === 'LABELS_EDIT') {
+		return { ...named, ...editedLabelFields(data, data.deleted === true), raw: delivery };
+	}
 	// The event and session named by the trigger win over same-named fields of the data.
-	const fields: IDataObject = { ...data, event, eventName: eventLabel(event), session };
+	const fields: IDataObject = { ...data, ...named };
 	fields.raw = delivery;
 	return fields;
 }

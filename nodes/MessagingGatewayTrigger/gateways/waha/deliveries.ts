@@ -29,6 +29,7 @@ import {
 	nestsDeeperThan,
 	withBinary,
 } from '../../webhook/deliveries';
+import { chatLabelFields, editedLabelFields } from '../../webhook/label-events';
 import { LOG_PREFIX } from '../../webhook/registration';
 import { Redactor } from '../../../shared/secrets';
 
@@ -191,7 +192,17 @@ function simplified(event: string, envelope: WahaEnvelope): IDataObject {
 			raw: envelope,
 		};
 	}
-	const fields: IDataObject = { ...payload, event, eventName: eventLabel(event), session };
+	const named = { event, eventName: eventLabel(event), session };
+	if (event === 'LABELS_ASSOCIATION') {
+		const action = envelope.event === 'label.chat.deleted' ? 'removed' : 'added';
+		const fields = chatLabelFields(payload.labelId, payload.chatId, action, payload.label);
+		return { ...named, ...fields, raw: envelope };
+	}
+	if (event === 'LABELS_EDIT') {
+		const deleted = envelope.event === 'label.deleted';
+		return { ...named, ...editedLabelFields(payload, deleted), raw: envelope };
+	}
+	const fields: IDataObject = { ...payload, ...named };
 	fields.raw = envelope;
 	return fields;
 }
