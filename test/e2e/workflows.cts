@@ -190,6 +190,10 @@ export function operationCases(seed: {
 				participants: seed.bakery.number,
 			},
 		],
+		['label', 'addToChat', { chatId: byId(seed.alice.number), labelId: byId('1') }],
+		['label', 'getChats', { labelId: byId('2') }],
+		['label', 'getMany', {}],
+		['label', 'removeFromChat', { chatId: byId(seed.alice.number), labelId: byId('2') }],
 		[
 			'message',
 			'deleteForEveryone',
@@ -303,6 +307,12 @@ export function operationCases(seed: {
 		['session', 'getMany', {}],
 		['session', 'restart', {}],
 		['session', 'setPresence', { presence: 'available' }],
+		[
+			'status',
+			'post',
+			{ statusType: 'text', text: 'Open on Sunday from 9 to 13!', font: 'bebasNeueRegular' },
+		],
+		['status', 'delete', { statusId: '3EB0E2E0000000000002' }],
 		['webhook', 'get', {}],
 		[
 			'webhook',

@@ -67,9 +67,11 @@ describe('the node', () => {
 			'chat',
 			'contact',
 			'group',
+			'label',
 			'message',
 			'profile',
 			'session',
+			'status',
 			'webhook',
 		]);
 		for (const resource of values) {

@@ -28,11 +28,13 @@ const { alice, hikers } = { alice: SEED.contacts.alice, hikers: SEED.groups.hike
 
 /**
  * Operations only other gateways offer (this file's gateway keeps no message history and no LID
- * map), with the test that retries their reads there.
+ * map, lists no chats by label and deletes no status), with the test that runs them there.
  */
 const ELSEWHERE: Record<string, string> = {
 	'message.combineRapid': 'test/node/combine-rapid.test.ts',
 	'contact.getPhoneOrLid': 'test/node/phone-or-lid.test.ts',
+	'label.getChats': 'test/node/labels.test.ts',
+	'status.delete': 'test/node/status.test.ts',
 };
 
 /** Every operation, with parameters that work against the simulator's seed (the end-to-end workflow's). */
@@ -75,6 +77,7 @@ const READS = [
 	'group.get',
 	'group.getMany',
 	'group.getParticipants',
+	'label.getMany',
 	'message.downloadMedia',
 	'message.findStatus',
 	'message.get',
@@ -286,6 +289,7 @@ describe("the pickers' searches are reads", () => {
 		'searchChats',
 		'searchContacts',
 		'searchGroups',
+		'searchLabels',
 	];
 
 	it.each(PICKERS.flatMap((picker) => FAULTS.map((fault) => ({ picker, ...fault }))))(

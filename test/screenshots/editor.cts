@@ -14,6 +14,7 @@ import type {
 	ICredentialType,
 	IDataObject,
 	INode,
+	INodeParameters,
 	INodeProperties,
 	INodePropertyOptions,
 	INodeTypeDescription,
@@ -63,6 +64,8 @@ export interface EditorSandbox {
 	sendText: CreatedWorkflow;
 	/** Trigger → Combine Rapid Messages → Send Text (the Combine Rapid Messages form). */
 	combineRapid: CreatedWorkflow;
+	/** Manual Trigger → Status → Post (the Post a Status form). */
+	statusPost: CreatedWorkflow;
 	/** Inactive: the echo bot with the WAHA credential (the trigger's form on WAHA). */
 	wahaEchoBot: CreatedWorkflow;
 	stop(): Promise<void>;
@@ -92,12 +95,17 @@ function triggerNodeOf(workflow: WorkflowJson): INode {
 	return node;
 }
 
-/** A manual run of Send Text to the seed customer, built from the echo bot's reply node (same session shape). */
-function sendTextWorkflow(echoBot: WorkflowJson): WorkflowJson {
-	const reply = actionNodeOf(echoBot);
+/** Manual Trigger → the echo bot's action node named `nodeName`, with `parameters` over its own. */
+function manualWorkflow(
+	echoBot: WorkflowJson,
+	name: string,
+	nodeName: string,
+	parameters: INodeParameters,
+): WorkflowJson {
+	const action = actionNodeOf(echoBot);
 	const start = 'When clicking ‘Execute workflow’';
 	return {
-		name: 'Order update (Messaging Gateway)',
+		name,
 		settings: echoBot.settings,
 		nodes: [
 			{
@@ -109,19 +117,36 @@ function sendTextWorkflow(echoBot: WorkflowJson): WorkflowJson {
 				parameters: {},
 			},
 			{
-				...reply,
+				...action,
 				id: randomUUID(),
-				name: 'Tell the customer',
+				name: nodeName,
 				position: [300, 0],
-				parameters: {
-					...reply.parameters,
-					chatId: { __rl: true, mode: 'id', value: '+55 11 98765-0001' },
-					text: ORDER_UPDATE,
-				},
+				parameters: { ...action.parameters, ...parameters },
 			},
 		],
-		connections: { [start]: { main: [[{ node: 'Tell the customer', type: 'main', index: 0 }]] } },
+		connections: { [start]: { main: [[{ node: nodeName, type: 'main', index: 0 }]] } },
 	};
+}
+
+/** A manual run of Send Text to the seed customer, built from the echo bot's reply node (same session shape). */
+function sendTextWorkflow(echoBot: WorkflowJson): WorkflowJson {
+	return manualWorkflow(echoBot, 'Order update (Messaging Gateway)', 'Tell the customer', {
+		chatId: { __rl: true, mode: 'id', value: '+55 11 98765-0001' },
+		text: ORDER_UPDATE,
+	});
+}
+
+/** Manual Trigger → Status → Post, a text on green in Bebas Neue (the Post a Status form). */
+function statusPostWorkflow(echoBot: WorkflowJson): WorkflowJson {
+	const { session } = actionNodeOf(echoBot).parameters;
+	return manualWorkflow(echoBot, 'Sunday opening (Messaging Gateway)', 'Post the opening hours', {
+		resource: 'status',
+		operation: 'post',
+		session,
+		statusType: 'text',
+		text: 'Open on Sunday from 9 to 13!',
+		font: 'bebasNeueRegular',
+	});
 }
 
 /** The echo bot on WAHA, its trigger with WAHA's own option (Redeliver For) set, so the form shows it. */
@@ -173,6 +198,7 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 		await activate(n8n, echoBot.id);
 		const sendText = await createWorkflow(n8n, sendTextWorkflow(echoBot.json));
 		const combineRapid = await createWorkflow(n8n, combineRapidWorkflow(credential, SESSION));
+		const statusPost = await createWorkflow(n8n, statusPostWorkflow(echoBot.json));
 		const wahaEchoBot = await createWorkflow(n8n, wahaEchoBotWorkflow(wahaCredential));
 		return {
 			simulator,
@@ -182,6 +208,7 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 			echoBot,
 			sendText,
 			combineRapid,
+			statusPost,
 			wahaEchoBot,
 			stop,
 		};
@@ -597,6 +624,14 @@ export const EDITOR_VIEWS: EditorView[] = [
 		nodeOf: combineRapidNodeOf,
 		descriptionOf: (built) => built.action,
 		choiceFields: ['resource', 'operation'],
+	}),
+	formView({
+		name: 'status-post',
+		caption: 'Status → Post: a text status, its colour, font and who sees it',
+		workflowOf: (sandbox) => sandbox.statusPost,
+		nodeOf: (workflow) => actionNodeOf(workflow, 'post'),
+		descriptionOf: (built) => built.action,
+		choiceFields: ['resource', 'operation', 'statusType', 'font', 'audience'],
 	}),
 	formView({
 		name: 'trigger-waha',

@@ -12,6 +12,7 @@ import { instanceContactsRoutes } from './routes/instance-contacts.cts';
 import { instanceGroupsRoutes } from './routes/instance-groups.cts';
 import { instanceMessageExtraRoutes } from './routes/instance-message-extras.cts';
 import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
+import { evolutionV1LabelRoutes } from './routes/labels.cts';
 import { fileRoute, sessionAccountRoutes } from './routes/session-account.cts';
 import { sessionMessagingRoutes } from './routes/session-messaging.cts';
 import { wahaRoutes } from './routes/waha.cts';
@@ -55,6 +56,7 @@ const SPEC: Dialect = {
 		...instanceMessageExtraRoutes,
 		...instanceGroupsRoutes,
 		...instanceContactsRoutes,
+		...evolutionV1LabelRoutes,
 		...controlRoutes,
 	],
 	familyOf: specFamilyOf,

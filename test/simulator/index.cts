@@ -11,7 +11,16 @@ import { Core, DEFAULT_PLAYED, type Played } from './core.cts';
 import { DIALECTS } from './dialects.cts';
 import { DEFAULT_API_KEY } from './seed.cts';
 import { SimulatorServer } from './server.cts';
-import { ACK_STATUSES, findMessage, recordStatus, type WebhookConfig } from './state.cts';
+import { labelChatId } from './routes/labels.cts';
+import {
+	ACK_STATUSES,
+	chatLabelIds,
+	findMessage,
+	postedStatuses,
+	recordStatus,
+	type PostedStatus,
+	type WebhookConfig,
+} from './state.cts';
 import { webhooksOf, type WahaWebhook } from './waha-events.cts';
 import {
 	isClockScale,
@@ -49,7 +58,7 @@ export type {
 	WahaEngine,
 	WebhookDelivery,
 } from './types.cts';
-export type { WebhookConfig } from './state.cts';
+export type { PostedStatus, WebhookConfig } from './state.cts';
 export type { DeliveryClock, DeliveryClockChange } from './webhooks.cts';
 export type { WahaWebhook } from './waha-events.cts';
 export { judgeWaha } from './routes/waha-common.cts';
@@ -112,6 +121,18 @@ export interface Simulator {
 	getDeliveryClock(): DeliveryClock;
 	/** Each delivery in `deliveries`, its attempts grouped: statuses or errors, whether it is final and succeeded. */
 	deliveryOutcomes(): DeliveryOutcome[];
+	/**
+	 * The statuses (stories) posted through the gateway, in posting order, of one instance (WAHA:
+	 * session) or of all; copies, with JIDs as the gateway writes them.
+	 */
+	statuses(instance?: string): PostedStatus[];
+	/**
+	 * A chat's WhatsApp Business label IDs on one instance (WAHA: session), in the order they were
+	 * added; an ID whose label does not exist is listed too (the gateways add it all the same). The
+	 * chat in any spelling (`…@c.us`, `…@s.whatsapp.net`, digits, a group or a LID); `[]` for a chat
+	 * without labels or an unknown instance.
+	 */
+	chatLabels(instance: string, chatId: string): string[];
 	/** Requests to paths containing `pathPart` (and of `method`, when given). */
 	requestsTo(pathPart: string, method?: string): RecordedRequest[];
 	clearLogs(): void;
@@ -193,6 +214,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	/** A message as the gateway shows it (its identifiers as it writes them on the wire). */
 	const asSent = (snapshot: MessageSnapshot): MessageSnapshot =>
 		dialect.wire ? JSON.parse(dialect.wire.outgoing(JSON.stringify(snapshot))) : snapshot;
+	/** A copy of statuses as the gateway writes their JIDs. */
+	const statusesAsSent = (statuses: PostedStatus[]): PostedStatus[] =>
+		JSON.parse(dialect.wire?.outgoing(JSON.stringify(statuses)) ?? JSON.stringify(statuses));
 
 	return {
 		url: core.baseUrl,
@@ -245,6 +269,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 		setDeliveryClock: (change) => core.webhooks.setClock(change),
 		getDeliveryClock: () => core.webhooks.deliveryClock(),
 		deliveryOutcomes: () => core.webhooks.outcomes(),
+		statuses: (instance) =>
+			statusesAsSent(
+				postedStatuses(core.state).filter(
+					(status) => instance === undefined || status.instance === instance,
+				),
+			),
+		chatLabels: (name, chatId) => {
+			const instance = core.instance(name);
+			return instance ? chatLabelIds(instance, labelChatId(chatId)) : [];
+		},
 		requestsTo: (pathPart, method) =>
 			core.requests.filter(
 				(request) =>

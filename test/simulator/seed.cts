@@ -14,6 +14,8 @@ import {
 	ACK_STATUSES,
 	REGISTERED_NUMBER_PREFIX,
 	addMessage,
+	labelChat,
+	labelsOf,
 	recordStatus,
 	type Channel,
 	type Contact,
@@ -120,6 +122,21 @@ export const SEED = deepFreeze({
 		dora: { lid: '198765432101234@lid', number: '5511987650005', name: 'Dora' },
 		/** The gateway does not know his phone: deliveries carry only the LID, lookups answer null. */
 		eli: { lid: '176543210987654@lid', number: '5511987650006', name: 'Eli' },
+	},
+	/**
+	 * The connected instance's WhatsApp Business labels (`color` is WhatsApp's colour number,
+	 * `colorHex` the colour WAHA gives it): "New customer" is one of WhatsApp Business' own
+	 * (`predefinedId`), "Paid" the account's. Alice's chat has "Paid".
+	 */
+	labels: {
+		newCustomer: {
+			id: '1',
+			name: 'New customer',
+			color: 1,
+			colorHex: '#64c4ff',
+			predefinedId: '1',
+		},
+		paid: { id: '2', name: 'Paid', color: 5, colorHex: '#55ccb3' },
 	},
 	messages: {
 		/** Alice: "Hi! Is order #1042 ready for pickup?" */
@@ -277,6 +294,16 @@ function seedGroups(instance: Instance): void {
 		instance.chats.set(group.id, { id: group.id, archived: false, pinned: false, unreadCount: 0 });
 }
 
+/** The labels the account has, and Alice's chat labelled "Paid". */
+function seedLabels(instance: Instance): void {
+	for (const label of Object.values(SEED.labels)) {
+		const { id, name, color } = label;
+		const predefined = 'predefinedId' in label ? { predefinedId: label.predefinedId } : {};
+		labelsOf(instance).set(id, { id, name, color, ...predefined });
+	}
+	labelChat(instance, alice.chatId, SEED.labels.paid.id, true);
+}
+
 function seedChannels(instance: Instance): void {
 	const updates: Channel = {
 		id: SEED.channels.updates.id,
@@ -418,6 +445,7 @@ export function buildSeedState(): SimState {
 	seedGroups(connected);
 	seedChannels(connected);
 	seedMessages(connected);
+	seedLabels(connected);
 
 	const pairingSeed = SEED.instances.pairing;
 	const pairing = emptyInstance({

@@ -224,12 +224,59 @@ export interface Instance {
 	chats: Map<string, ChatMeta>;
 	messages: Map<string, StoredMessage>;
 	files: Map<string, StoredFile>;
+	/** WhatsApp Business labels, by id, in creation order (made on first use: `labelsOf`). */
+	labels?: Map<string, Label>;
+	/** Each chat's label ids, by session-family chat id, in the order added (`chatLabelIds`). */
+	chatLabels?: Map<string, string[]>;
+}
+
+/**
+ * A WhatsApp Business label as the account's app state holds it (Baileys' Label): `color` is
+ * WhatsApp's colour number (0–19 in its palette); `predefinedId` names one of WhatsApp Business'
+ * own labels ("New customer", …), absent for the account's own.
+ */
+export interface Label {
+	id: string;
+	name: string;
+	color: number;
+	predefinedId?: string;
+}
+
+/**
+ * A WhatsApp status (story) the account posted through the gateway, as the gateway posted it: the
+ * fields Baileys was given (a background colour and font only where the product passes them on),
+ * who it went to, and whether it was deleted since.
+ */
+export interface PostedStatus {
+	/** The instance (WAHA: session) that posted it. */
+	instance: string;
+	/** The status message's id (Baileys' `key.id`): what WAHA's `POST /api/{session}/status/delete` takes. */
+	id: string;
+	/** WAHA's voice status is `audio`, as Evolution names it. */
+	type: 'text' | 'image' | 'video' | 'audio';
+	/** A text status's text. */
+	text?: string;
+	/** A media status's file: the URL it was given as (null when given as base64), its MIME type as sent, its key in `files`. */
+	media?: { url: string | null; mimetype: string; file: string };
+	caption?: string;
+	backgroundColor?: string;
+	font?: number;
+	/** Who the request named: `'all'` when it named nobody (Evolution's `allContacts`, WAHA without `contacts`). */
+	audience: 'all' | string[];
+	/** The JIDs the gateway sent it to (WAHA puts the account first unless the request gave an `id`). */
+	recipients: string[];
+	/** Seconds since the epoch. */
+	timestamp: number;
+	/** WAHA: revoked by `POST /api/{session}/status/delete`. */
+	deleted: boolean;
 }
 
 export interface SimState {
 	instances: Map<string, Instance>;
 	/** Public channels that search-by-view pages through. */
 	channelDirectory: Channel[];
+	/** Statuses posted through the gateway, in posting order (made on the first one). */
+	postedStatuses?: PostedStatus[];
 }
 
 export const ACK_NAMES: Record<number, string> = {
@@ -367,4 +414,50 @@ export function ensureLidPerson(instance: Instance, lid: string, pushName = ''):
 		instance.lidPeople.set(lid, person);
 	}
 	return person;
+}
+
+/** The statuses posted through the gateway, every instance's, in posting order. */
+export function postedStatuses(state: SimState): PostedStatus[] {
+	state.postedStatuses ??= [];
+	return state.postedStatuses;
+}
+
+/** The instance's labels, by id (an empty map the first time, for an instance without any). */
+export function labelsOf(instance: Instance): Map<string, Label> {
+	instance.labels ??= new Map();
+	return instance.labels;
+}
+
+/**
+ * A chat's label ids as the account holds them, in the order they were added (an association may
+ * name a label that does not exist: WhatsApp takes it). `chatId` is a session-family chat id.
+ */
+export function chatLabelIds(instance: Instance, chatId: string): string[] {
+	return [...(instance.chatLabels?.get(chatId) ?? [])];
+}
+
+/**
+ * Labels a chat (`labeled`) or takes the label off it; whether that changed anything. A chat left
+ * without labels is forgotten.
+ */
+export function labelChat(
+	instance: Instance,
+	chatId: string,
+	labelId: string,
+	labeled: boolean,
+): boolean {
+	instance.chatLabels ??= new Map();
+	const ids = instance.chatLabels.get(chatId) ?? [];
+	if (ids.includes(labelId) === labeled) return false;
+	const next = labeled ? [...ids, labelId] : ids.filter((id) => id !== labelId);
+	if (next.length > 0) instance.chatLabels.set(chatId, next);
+	else instance.chatLabels.delete(chatId);
+	return true;
+}
+
+/** The chats that have a label, in the order they were first labelled. */
+export function chatsWithLabel(instance: Instance, labelId: string): string[] {
+	return [...(instance.chatLabels ?? new Map<string, string[]>())]
+		.filter(([, ids]) => ids.includes(labelId))
+		.map(([chatId]) => chatId);
 }

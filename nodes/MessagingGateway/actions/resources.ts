@@ -4,13 +4,26 @@ import * as channel from './channel/Channel.resource';
 import * as chat from './chat/Chat.resource';
 import * as contact from './contact/Contact.resource';
 import * as group from './group/Group.resource';
+import * as label from './label/Label.resource';
 import * as message from './message/Message.resource';
 import * as profile from './profile/Profile.resource';
 import * as session from './session/Session.resource';
+import * as status from './status/Status.resource';
 import * as webhook from './webhook/Webhook.resource';
 
 /** Every resource of the node, in the order of the Resource dropdown. */
-export const resources = { channel, chat, contact, group, message, profile, session, webhook };
+export const resources = {
+	channel,
+	chat,
+	contact,
+	group,
+	label,
+	message,
+	profile,
+	session,
+	status,
+	webhook,
+};
 
 /**
  * Operations beyond the spec: Evolution API v1's instance API has them, the spec does not list them.
@@ -22,6 +35,9 @@ export const INSTANCE_API_EXTRAS: readonly string[] = [
 	'group.getMany',
 	'group.getParticipants',
 	'group.updateParticipants',
+	'label.addToChat',
+	'label.getMany',
+	'label.removeFromChat',
 	'message.combineRapid',
 	'message.deleteForEveryone',
 	'message.edit',
@@ -36,6 +52,7 @@ export const INSTANCE_API_EXTRAS: readonly string[] = [
 	'session.getConnectionState',
 	'session.getMany',
 	'session.logout',
+	'status.post',
 	'webhook.get',
 ];
 
@@ -49,9 +66,11 @@ export const resourceProperty: INodeProperties = {
 		{ name: 'Chat', value: 'chat' },
 		{ name: 'Contact', value: 'contact' },
 		{ name: 'Group', value: 'group' },
+		{ name: 'Label', value: 'label' },
 		{ name: 'Message', value: 'message' },
 		{ name: 'Profile', value: 'profile' },
 		{ name: 'Session', value: 'session' },
+		{ name: 'Status', value: 'status' },
 		{ name: 'Webhook', value: 'webhook' },
 	],
 	default: 'message',

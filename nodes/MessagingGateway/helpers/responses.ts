@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { describeValue, isObject } from '../../shared/values';
 
 /** A 2xx answer that is not what the operation returns (`expected`), as an error with what came instead. */
-function unexpectedAnswer(
+export function unexpectedAnswer(
 	this: IExecuteFunctions,
 	response: unknown,
 	itemIndex: number,

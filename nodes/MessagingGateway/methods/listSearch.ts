@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { GatewayLists } from '../../shared/gateways';
 import { evolutionV2Lists } from '../gateways/evolution-v2/lists';
 import { wahaLists } from '../gateways/waha/lists';
+import { evolutionLabels, labelPickerList } from '../actions/label/labels';
 import { listItem, matchesFilter } from '../../shared/lists';
 import { checkSessionName, currentSessionValue } from '../../shared/session';
 import type { GatewayName } from '../../shared/transport';
@@ -97,6 +98,11 @@ const MESSAGING_GATEWAY_API_LISTS: GatewayLists = {
 			results: page.results.filter((chat) => String(chat.value).endsWith('@g.us')),
 		};
 	},
+
+	/** Labels as Evolution API v1 lists them (WhatsApp Business), by name and ID. */
+	async searchLabels(session, filter) {
+		return labelPickerList(await evolutionLabels.call(this, session), filter);
+	},
 };
 
 const LISTS: Record<GatewayName, GatewayLists> = {
@@ -121,3 +127,4 @@ function listedByGateway(picker: keyof GatewayLists) {
 export const searchChats = listedByGateway('searchChats');
 export const searchContacts = listedByGateway('searchContacts');
 export const searchGroups = listedByGateway('searchGroups');
+export const searchLabels = listedByGateway('searchLabels');

@@ -54,6 +54,7 @@ export interface GatewayLists {
 	searchChats: GatewayListSearch;
 	searchContacts: GatewayListSearch;
 	searchGroups: GatewayListSearch;
+	searchLabels: GatewayListSearch;
 }
 
 /**

@@ -4,13 +4,26 @@
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { deviceOf } from '../evolution-v2-events.cts';
+import { contactRowsV2 } from '../evolution-v2-store.cts';
 import { createJid, newShortMessageId } from '../ids.cts';
 import type { MediaType } from '../media.cts';
 import { findMessage, ownerChatId, type ChatButton, type Instance } from '../state.cts';
 import { isObject, type JsonObject } from '../validation.cts';
 import { requireConnected } from './guards.cts';
 import { bodyOf, metadataOf, sendV2, v2Route, whatsappNumberV2 } from './evolution-v2-common.cts';
-import { contactContent, isUrl, mediaContent, mimeTypeOfName } from './instance-message-extras.cts';
+import {
+	contactContent,
+	isUrl,
+	mediaContent,
+	mimeTypeOfName,
+	recordEvolutionStatus,
+} from './instance-message-extras.cts';
+import {
+	STATUS_BROADCAST,
+	baileysStatusContent,
+	formatStatusMessage,
+	refuseLocalPath,
+} from './status.cts';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
@@ -224,6 +237,67 @@ function sendReaction(context: RequestContext, instance: Instance) {
 	return { status: 201, body: raw };
 }
 
+/** The MIME type a status's media goes with: Baileys' MIMETYPE_MAP; 2.3.6 sends audio as Opus. */
+const STATUS_MIMETYPES = {
+	image: 'image/jpeg',
+	video: 'video/mp4',
+	audio: 'audio/ogg; codecs=opus',
+} as const;
+
+/**
+ * sendStatus (flat StatusMessage body, statusMessageSchema: only `type` required): formatStatusMessage
+ * as 1.8.2's, its `allContacts` being the Contact rows with a push name (sendMessage's own
+ * `option.allContacts` branch, every non-group row, is never reached: the option is not passed on).
+ * whatsappNumber takes status@broadcast without the socket; the send then goes out in batches of
+ * 10 recipients under one id, inside sendMessageWithTyping's try, which answers any failure as 400
+ * with its text: no recipient at all (prepareMessage of nothing), an image or video that is not a
+ * URL (Baileys 7 reads data: URLs too), a socket not open. The answer and SEND_MESSAGE are
+ * prepareMessage's raw: a text status is stored as a `conversation`, its colour and font gone.
+ */
+function sendStatus(context: RequestContext, instance: Instance) {
+	const body = bodyOf(context);
+	const contacts = contactRowsV2(instance).map((row) => ({
+		jid: row.remoteJid,
+		pushName: row.pushName,
+	}));
+	const { type, content, audience, recipients } = formatStatusMessage(body, contacts);
+	whatsappNumberV2(instance, [STATUS_BROADCAST], context.core.played.evolutionVersion);
+	if (recipients.length === 0)
+		throw evolutionError.badRequest(
+			"TypeError: Cannot read properties of undefined (reading 'message')",
+		);
+	if (type === 'image' || type === 'video') refuseLocalPath(content, true);
+	if (instance.state !== 'open') throw evolutionError.badRequest('Error: Connection Closed');
+	const posted = recordEvolutionStatus(
+		context.core.state,
+		instance,
+		{ type, content, audience, recipients },
+		body,
+		STATUS_MIMETYPES,
+	);
+	const baileys = baileysStatusContent(instance, context.core.baseUrl, posted);
+	const message = type === 'text' ? { conversation: content } : baileys.message;
+	const file = posted.media && instance.files.get(posted.media.file);
+	const raw: JsonObject = {
+		key: { remoteJid: STATUS_BROADCAST, fromMe: true, id: posted.id },
+		pushName: 'Você',
+		status: 'PENDING',
+		message,
+		messageType: type === 'text' ? 'conversation' : baileys.messageType,
+		messageTimestamp: posted.timestamp,
+		instanceId: instance.instanceId,
+		source: deviceOf(posted.id),
+	};
+	const base64 =
+		instance.webhook?.webhook_base64 === true ? file?.data.toString('base64') : undefined;
+	context.events.emit(
+		instance,
+		'SEND_MESSAGE',
+		base64 === undefined ? raw : { ...raw, message: { ...message, base64 } },
+	);
+	return { status: 201, body: raw };
+}
+
 const send = (name: string, handler: Parameters<typeof v2Route>[2]) =>
 	v2Route('POST', `/message/${name}/:instance`, handler);
 
@@ -238,4 +312,5 @@ export const evolutionV2MessageRoutes: Route[] = [
 	send('sendPoll', sendPoll),
 	send('sendButtons', sendButtons),
 	send('sendReaction', sendReaction),
+	send('sendStatus', sendStatus),
 ];

@@ -15,6 +15,7 @@ import {
 import { fileUrlOrNull } from '../render.cts';
 import { isRegistered, type Group, type Instance } from '../state.cts';
 import type { Schema } from '../validation.cts';
+import { checkEvolution } from '../../compatibility/evolution.cts';
 
 export const PRESENCES = ['unavailable', 'available', 'composing', 'recording', 'paused'] as const;
 
@@ -125,4 +126,18 @@ export function groupInfo(context: RequestContext, instance: Instance, group: Gr
  */
 export function socketFailure(instance: Instance): string | undefined {
 	return instance.state === 'open' ? undefined : 'Error: Connection Closed';
+}
+
+/**
+ * A body judged by Evolution API 1.8.2's own validation as the compatibility reference restates it
+ * (jsonschema, as its routers run it): 400 with its reasons when it fails.
+ */
+export function assertEvolutionV1Validation(context: RequestContext): void {
+	const verdict = checkEvolution({
+		method: context.method,
+		path: context.rawPath,
+		query: context.query,
+		body: context.body,
+	});
+	if (verdict.outcome === 'rejected') throw evolutionError.schema(verdict.reasons);
 }

@@ -274,3 +274,14 @@ export function mediaContent(
 		ptt: options.ptt,
 	};
 }
+
+/** NowebInMemoryStore's errorMessage: what NOWEB answers a read of its store when the store is off. */
+const NO_STORE =
+	'Enable NOWEB store "config.noweb.store.enabled=True" and "config.noweb.store.full_sync=True" when starting a new session. ' +
+	'Read more: https://waha.devlike.pro/docs/engines/noweb#store';
+
+/** NOWEB without its store answers a read of it 400 (a BadRequestException). */
+export function requireNowebStore(context: RequestContext): void {
+	const { wahaEngine, wahaStore } = context.core.played;
+	if (wahaEngine === 'NOWEB' && !wahaStore) throw nestError.of(400, NO_STORE);
+}

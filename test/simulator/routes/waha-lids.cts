@@ -6,19 +6,9 @@ import type { RequestContext, Route } from '../core.cts';
 import { nestError } from '../errors.cts';
 import { contactChatId } from '../ids.cts';
 import type { Instance } from '../state.cts';
-import { wahaRoute, type WahaRequest } from './waha-common.cts';
+import { requireNowebStore, wahaRoute, type WahaRequest } from './waha-common.cts';
 
 const WORKING_PATH = { session: 'path', status: 'WORKING' } as const;
-
-/** NowebInMemoryStore's errorMessage, thrown as a BadRequestException. */
-const NO_STORE =
-	'Enable NOWEB store "config.noweb.store.enabled=True" and "config.noweb.store.full_sync=True" when starting a new session. ' +
-	'Read more: https://waha.devlike.pro/docs/engines/noweb#store';
-
-function requireStore(context: RequestContext): void {
-	const { wahaEngine, wahaStore } = context.core.played;
-	if (wahaEngine === 'NOWEB' && !wahaStore) throw nestError.of(400, NO_STORE);
-}
 
 /** The known pairs, by LID (the controller forces `sortBy: 'lid'`, ascending); `pn` as `@c.us`. */
 function knownPairs(instance: Instance): Array<{ lid: string; pn: string }> {
@@ -46,7 +36,7 @@ function phoneOfLid(context: RequestContext, _request: WahaRequest, instance: In
 	let lid = context.params.lid;
 	if (!lid.includes('@')) lid = `${lid}@lid`;
 	if (!endsInLid(lid)) throw nestError.unprocessable('Invalid LID - it must end with @lid');
-	requireStore(context);
+	requireNowebStore(context);
 	const phone = instance.lidPeople.get(lid)?.phone;
 	return { status: 200, body: { lid, pn: phone ? contactChatId(phone) : null } };
 }
@@ -59,7 +49,7 @@ function phoneOfLid(context: RequestContext, _request: WahaRequest, instance: In
 function lidOfPhone(context: RequestContext, _request: WahaRequest, instance: Instance) {
 	const given = context.params.phoneNumber;
 	if (endsInLid(given)) return { status: 200, body: { lid: given, pn: null } };
-	requireStore(context);
+	requireNowebStore(context);
 	const phone = given.split('@')[0].split(':')[0];
 	const person = [...instance.lidPeople.values()].find((candidate) => candidate.phone === phone);
 	return { status: 200, body: { lid: person?.lid ?? null, pn: contactChatId(phone) } };
@@ -72,7 +62,7 @@ export const wahaLidRoutes: Route[] = [
 		'GET',
 		LIDS,
 		(context, request, instance) => {
-			requireStore(context);
+			requireNowebStore(context);
 			const limit = queryNumber(request, 'limit', 100);
 			const offset = queryNumber(request, 'offset', 0);
 			return { status: 200, body: knownPairs(instance).slice(offset, offset + limit) };
@@ -84,7 +74,7 @@ export const wahaLidRoutes: Route[] = [
 		'GET',
 		`${LIDS}/count`,
 		(context, _request, instance) => {
-			requireStore(context);
+			requireNowebStore(context);
 			return { status: 200, body: { count: knownPairs(instance).length } };
 		},
 		WORKING_PATH,

@@ -2,6 +2,7 @@
 import type { Route } from '../core.cts';
 import { wahaContactRoutes } from './waha-contacts.cts';
 import { wahaLidRoutes } from './waha-lids.cts';
+import { wahaLabelRoutes } from './labels.cts';
 import { wahaMessagingRoutes } from './waha-messaging.cts';
 import { wahaSessionRoutes } from './waha-sessions.cts';
 
@@ -10,4 +11,5 @@ export const wahaRoutes: Route[] = [
 	...wahaMessagingRoutes,
 	...wahaContactRoutes,
 	...wahaLidRoutes,
+	...wahaLabelRoutes,
 ];

@@ -93,7 +93,7 @@ interface PickerOptions {
 	displayName: string;
 	description: string;
 	/** The list search of methods/listSearch.ts behind "From List". */
-	searchListMethod: 'searchChats' | 'searchContacts' | 'searchGroups';
+	searchListMethod: 'searchChats' | 'searchContacts' | 'searchGroups' | 'searchLabels';
 	placeholder: string;
 	/** What "By ID" accepts, in a user's words; the operation checks it before any request. */
 	hint: string;
@@ -181,6 +181,16 @@ export const groupIdLocator: INodeProperties = pickerField({
 	searchListMethod: 'searchGroups',
 	placeholder: 'e.g. 120363012345678901@g.us',
 	hint: 'A group ID such as 120363012345678901@g.us',
+});
+
+/** Picker for a label (WhatsApp Business): from the session's labels, or typed in as its ID. */
+export const labelLocator: INodeProperties = pickerField({
+	name: 'labelId',
+	displayName: 'Label',
+	description: 'The label, as WhatsApp Business names it; its ID when typed',
+	searchListMethod: 'searchLabels',
+	placeholder: 'e.g. 3',
+	hint: 'A label ID such as 3: Label → Get Many lists them',
 });
 
 /** The group ID chosen in `groupIdLocator`, or an error naming the field before any request. */

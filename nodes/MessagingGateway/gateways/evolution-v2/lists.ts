@@ -17,6 +17,7 @@ import {
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import type { GatewayLists } from '../../../shared/gateways';
 import { chatFromV2, searchV2 } from './reads';
+import { evolutionLabels, labelPickerList } from '../../actions/label/labels';
 
 export const evolutionV2Lists: GatewayLists = {
 	/** Chats with messages, newest first (`take`/`skip`), by name and chat ID. */
@@ -63,5 +64,10 @@ export const evolutionV2Lists: GatewayLists = {
 			.filter((group) => matchesFilter(filter, group.subject, group.id))
 			.map((group) => listItem(group.subject, String(group.id)));
 		return { results };
+	},
+
+	/** Labels from `GET /label/findLabels/{instance}` (the same route and answer as v1). */
+	async searchLabels(session, filter): Promise<INodeListSearchResult> {
+		return labelPickerList(await evolutionLabels.call(this, session), filter);
 	},
 };

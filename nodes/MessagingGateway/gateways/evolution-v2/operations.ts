@@ -35,6 +35,10 @@ import * as sendLocation from '../../actions/message/sendLocation.operation';
 import * as sendMedia from '../../actions/message/sendMedia.operation';
 import * as sendSticker from '../../actions/message/sendSticker.operation';
 import * as sendText from '../../actions/message/sendText.operation';
+import * as postStatus from '../../actions/status/post.operation';
+import * as addLabel from '../../actions/label/addToChat.operation';
+import * as getLabels from '../../actions/label/getMany.operation';
+import * as removeLabel from '../../actions/label/removeFromChat.operation';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { combineRapidWith } from '../../actions/message/combineRapid.operation';
@@ -158,6 +162,10 @@ export const evolutionV2Operations: GatewayOperations = {
 		'message.sendMedia': sendMedia.execute,
 		'message.sendSticker': sendSticker.execute,
 		'message.sendText': sendText.execute,
+		'status.post': postStatus.execute,
+		'label.getMany': getLabels.execute,
+		'label.addToChat': addLabel.execute,
+		'label.removeFromChat': removeLabel.execute,
 		// v2's own routes and answers, read into the outputs the node documents.
 		...evolutionV2Reads,
 		'message.combineRapid': combineRapidWith(evolutionV2History),
@@ -170,6 +178,10 @@ export const evolutionV2Operations: GatewayOperations = {
 			'Evolution API v2 has no channels (newsletters): it offers no route to create one.',
 		'channel.search':
 			'Evolution API v2 has no channels (newsletters): it offers no route to search them.',
+		'label.getChats':
+			"Evolution API v2 has no route that lists the chats with a label: the trigger's Chat Label Added or Removed event tells each change as it happens.",
+		'status.delete':
+			'Evolution API v2 has no route to take a status down: on WhatsApp it disappears by itself after 24 hours.',
 		'group.refresh':
 			'Evolution API v2 keeps no group cache to refresh: Group → Get Many reads the groups live.',
 	},

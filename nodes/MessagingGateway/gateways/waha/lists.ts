@@ -17,6 +17,8 @@ import {
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import type { GatewayLists } from '../../../shared/gateways';
 import { groupFromWaha, groupRowsOf } from './groups';
+import { labelPickerList } from '../../actions/label/labels';
+import { wahaLabels } from './labels';
 
 export const wahaLists: GatewayLists = {
 	/** Chats newest first (`limit`/`offset`), by name and chat ID. */
@@ -68,5 +70,10 @@ export const wahaLists: GatewayLists = {
 			.filter((group) => matchesFilter(filter, group.subject, group.id))
 			.map((group) => listItem(group.subject, String(group.id)));
 		return { results };
+	},
+
+	/** Labels from `GET /api/{session}/labels`, by name and ID. */
+	async searchLabels(session, filter): Promise<INodeListSearchResult> {
+		return labelPickerList(await wahaLabels.call(this, session), filter);
 	},
 };

@@ -7,8 +7,15 @@
 import type { GatewayOperations } from '../../../shared/gateways';
 import { wahaMessageOperations, wahaMessagesNotOffered } from './messages';
 import { wahaAccountOperations } from './account';
+import { wahaLabelOperations } from './labels';
+import { wahaStatusOperations } from './status';
 
 export const wahaOperations: GatewayOperations = {
-	offered: { ...wahaMessageOperations, ...wahaAccountOperations.offered },
+	offered: {
+		...wahaMessageOperations,
+		...wahaAccountOperations.offered,
+		...wahaStatusOperations,
+		...wahaLabelOperations,
+	},
 	notOffered: { ...wahaMessagesNotOffered, ...wahaAccountOperations.notOffered },
 };

@@ -6,6 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { sleep } from 'n8n-workflow';
 
 import { fullIdFromKey, readShapeAReplyTo, responseObject } from '../../helpers/message';
+import type { MediaFile } from '../../helpers/media-source';
 import type { ChatReference, FullMessageId } from '../../../shared/identifiers';
 import { asChatId, toChatId } from '../../../shared/identifiers';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
@@ -37,6 +38,14 @@ export function wahaSentOutput(
 	const json = responseObject.call(this, answer, itemIndex);
 	const messageId = fullIdOfWahaAnswer(answer, chatId);
 	return messageId ? { ...json, messageId } : json;
+}
+
+/** A file as WAHA's send bodies take it: `{mimetype, filename?, url}` or `{mimetype, filename?, data}` (base64). */
+export function wahaFile(file: MediaFile, mimetype: string, filename?: string): IDataObject {
+	const named = filename === undefined ? {} : { filename };
+	return file.source === 'url'
+		? { mimetype, ...named, url: file.media }
+		: { mimetype, ...named, data: file.media };
 }
 
 /** A full message ID as WAHA names messages: its chats and members as `…@c.us` (a JID of the spec becomes one). */

@@ -19,7 +19,6 @@ import { readOptions } from '../../helpers/fields';
 import type { ButtonsMessage } from '../../helpers/instance-send';
 import { sendButtonsMessage } from '../../helpers/instance-send';
 import { fallbackFileName } from '../../helpers/media-source';
-import type { MediaFile } from '../../helpers/media-source';
 import type { ChatReference } from '../../../shared/identifiers';
 import { classifyChat, asChatId, toChatId, toNumber } from '../../../shared/identifiers';
 import { isBlank } from '../../../shared/values';
@@ -30,16 +29,9 @@ import {
 	readWahaReplyTo,
 	sendAfterDelay,
 	showPresenceAndWait,
+	wahaFile,
 	wahaSentOutput,
 } from './send-helpers';
-
-/** A file as WAHA's send bodies take it: `{mimetype, filename?, url}` or `{mimetype, filename?, data}` (base64). */
-function wahaFile(file: MediaFile, mimetype: string, filename?: string): IDataObject {
-	const named = filename === undefined ? {} : { filename };
-	return file.source === 'url'
-		? { mimetype, ...named, url: file.media }
-		: { mimetype, ...named, data: file.media };
-}
 
 /**
  * The chat ID a text goes to: the chat's, or with Check the Number First the one WAHA knows the

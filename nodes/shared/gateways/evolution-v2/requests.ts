@@ -15,7 +15,7 @@ function keysForV2(keys: unknown): IDataObject[] {
 
 /**
  * The instance-family routes whose method or body v2.3.6 changed, keyed `<family>/<action>`:
- * four PUTs became POSTs, read receipts are `readMessages`, and every key names WhatsApp JIDs.
+ * five PUTs became POSTs, read receipts are `readMessages`, and every key names WhatsApp JIDs.
  */
 const CHANGED_ROUTES: Record<string, (request: InstanceRequest) => InstanceRequest> = {
 	'chat/markMessageAsRead': (request) => ({
@@ -44,6 +44,7 @@ const CHANGED_ROUTES: Record<string, (request: InstanceRequest) => InstanceReque
 	},
 	'group/updateParticipant': (request) => ({ ...request, method: 'POST' }),
 	'instance/restart': (request) => ({ ...request, method: 'POST' }),
+	'label/handleLabel': (request) => ({ ...request, method: 'POST' }),
 };
 
 /**

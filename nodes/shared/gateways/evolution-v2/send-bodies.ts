@@ -32,6 +32,12 @@ const CONTENT: Record<string, (v1: IDataObject) => IDataObject> = {
 	sendMedia: (v1) => ({ ...part(v1.mediaMessage) }),
 	sendWhatsAppAudio: (v1) => ({ audio: part(v1.audioMessage).audio }),
 	sendSticker: (v1) => ({ sticker: part(v1.stickerMessage).image }),
+	sendStatus: (v1) => {
+		const status = part(v1.statusMessage);
+		return Array.isArray(status.statusJidList)
+			? { ...status, statusJidList: status.statusJidList.map((jid) => whatsappJid(String(jid))) }
+			: status;
+	},
 };
 
 /**
@@ -44,7 +50,9 @@ export function evolutionV2SendBody(endpoint: string, v1: IDataObject): IDataObj
 	const content = CONTENT[endpoint];
 	if (!content) throw new Error(`No Evolution API v2 body for /message/${endpoint}`);
 	const options = part(v1.options);
-	const body: IDataObject = { number: v1.number, ...content(v1) };
+	// A status goes to no chat: it has no number.
+	const body: IDataObject =
+		v1.number === undefined ? content(v1) : { number: v1.number, ...content(v1) };
 	if (options.delay !== undefined) body.delay = options.delay;
 	if (options.linkPreview !== undefined) body.linkPreview = options.linkPreview;
 	if (options.encoding !== undefined) body.encoding = options.encoding;

@@ -1,0 +1,50 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as addToChat from './addToChat.operation';
+import * as getChats from './getChats.operation';
+import * as getMany from './getMany.operation';
+import * as removeFromChat from './removeFromChat.operation';
+
+/** The operations of this resource by value, for the router. */
+export const operations = { addToChat, getChats, getMany, removeFromChat };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['label'] } },
+		options: [
+			{
+				name: 'Add to Chat',
+				value: 'addToChat',
+				description: 'Put a label on a chat (WhatsApp Business)',
+				action: 'Add a label to a chat',
+			},
+			{
+				name: 'Get Chats',
+				value: 'getChats',
+				description: 'List the chats that have a label (WAHA only)',
+				action: 'Get the chats with a label',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: "List the account's labels with their IDs and colours (WhatsApp Business)",
+				action: 'Get many labels',
+			},
+			{
+				name: 'Remove From Chat',
+				value: 'removeFromChat',
+				description: 'Take a label off a chat (WhatsApp Business)',
+				action: 'Remove a label from a chat',
+			},
+		],
+		default: 'getMany',
+	},
+	...addToChat.description,
+	...getChats.description,
+	...getMany.description,
+	...removeFromChat.description,
+];
