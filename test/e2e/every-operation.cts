@@ -123,8 +123,12 @@ export async function expectEveryOperationResults(
 		expect.objectContaining({ code: expect.any(String) }),
 	);
 	expect((runData['contact.getMany']?.[0]?.data?.main?.[0] ?? []).length).toBeGreaterThanOrEqual(4);
-	// What reached the gateway: one authenticated request per operation at least, never an unauthenticated one.
-	expect(simulator.requests.length).toBeGreaterThanOrEqual(cases.length);
+	// What reached the gateway: one authenticated request per operation at least (but those the node
+	// refuses before any request), never an unauthenticated one.
+	const sending = cases.filter(
+		({ name }) => !String(REFUSED_ON_THE_SPEC_GATEWAY[name] ?? '').includes('is not available'),
+	);
+	expect(simulator.requests.length).toBeGreaterThanOrEqual(sending.length);
 	expect(simulator.requests.every((request) => request.auth === 'valid')).toBe(true);
 	expect(simulator.requestsTo('/message/sendText/', 'POST').at(-1)?.body).toEqual({
 		number: ALICE.number,

@@ -146,6 +146,7 @@ function statusPostWorkflow(echoBot: WorkflowJson): WorkflowJson {
 		statusType: 'text',
 		text: 'Open on Sunday from 9 to 13!',
 		font: 'bebasNeueRegular',
+		audience: 'allContacts',
 	});
 }
 

@@ -122,6 +122,8 @@ export interface TriggerHarnessOptions {
 	credentialGateway?: 'messagingGatewayApi' | 'evolutionV2' | 'waha';
 	/** The trigger to run (default: the TypeScript source); the bench passes the build in dist/. */
 	nodeType?: MessagingGatewayTrigger;
+	/** The node's webhook ID (n8n gives each trigger node its own): another trigger's has another. */
+	webhookId?: string;
 }
 
 /** A request as the webhook endpoint received it. */
@@ -232,13 +234,14 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			},
 		},
 	);
+	const webhookId = options.webhookId ?? WEBHOOK_ID;
 	const node: INode = {
 		id: 'trigger-node',
 		name: TRIGGER_NODE_NAME,
 		type: TRIGGER_NODE_TYPE,
 		typeVersion: options.typeVersion ?? 1,
 		position: [0, 0],
-		webhookId: WEBHOOK_ID,
+		webhookId,
 		parameters: options.parameters,
 		// A credential of its own per harness: the trigger keeps a credential's API key for a while.
 		credentials: {
@@ -412,7 +415,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 		return {
 			httpMethod: 'POST',
 			node: TRIGGER_NODE_NAME,
-			path: `${WEBHOOK_ID}/webhook`,
+			path: `${webhookId}/webhook`,
 			webhookDescription: nodeType.description.webhooks![0],
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: additionalData,

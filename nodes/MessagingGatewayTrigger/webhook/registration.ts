@@ -87,6 +87,30 @@ function withoutToken(ours: OurRegistration): string {
 	return ours.url.endsWith(query) ? ours.url.slice(0, -query.length - 1) : ours.url;
 }
 
+/** The secret token this package registers with (see register): 24 random bytes in hex. */
+const OUR_TOKEN = /^[0-9a-f]{48}$/;
+
+/**
+ * The URL (without its token) of another Messaging Gateway Trigger that the session's webhook
+ * delivers to, or undefined: an enabled webhook carrying a token of ours (in its query, or in the
+ * dialect's header) whose n8n webhook is not this node's (the node's webhook ID and path end its
+ * URL, in production and in test mode alike).
+ */
+function anotherTriggerHolding(
+	dialect: WebhookDialect,
+	remote: RemoteWebhook | undefined,
+	webhookUrl: string,
+): string | undefined {
+	if (!remote?.enabled || typeof remote.url !== 'string') return undefined;
+	const token = dialect.tokenHeader
+		? remote.headers?.[dialect.tokenHeader]
+		: /[?&]token=([^&]*)$/.exec(remote.url)?.[1];
+	if (typeof token !== 'string' || !OUR_TOKEN.test(token)) return undefined;
+	const address = remote.url.replace(/[?&]token=[0-9a-f]{48}$/, '');
+	const nodePath = (url: string) => url.split('?')[0].split('/').slice(-2).join('/');
+	return nodePath(address) === nodePath(webhookUrl) ? undefined : address;
+}
+
 /** Whether a failed /webhook/find means "this gateway cannot tell" rather than a real error. */
 function cannotTell(error: unknown, session: string): boolean {
 	const { httpCode, message } = error as { httpCode?: string | null; message?: unknown };
@@ -259,6 +283,17 @@ export async function register(
 	if (remote === undefined) {
 		this.logger.warn(
 			`${LOG_PREFIX} the gateway cannot tell which webhook session "${wanted.session}" has; it is replaced as Replace an Unseen Webhook allows, and cannot be put back when the trigger stops`,
+		);
+	}
+	const holder = anotherTriggerHolding(dialect, remote, wanted.webhookUrl);
+	// "Listen for test event" may borrow the session's webhook: it puts it back when it stops.
+	if (holder !== undefined && this.getActivationMode() !== 'manual') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Session "${wanted.session}" already delivers to another Messaging Gateway Trigger (${holder}), so this trigger did not take it over`,
+			{
+				description: `${dialect.gatewayLabel} keeps one webhook per session. Deactivate the workflow whose trigger has that URL, or choose another session. If that workflow no longer exists, turn its webhook off (Messaging Gateway → Webhook → Set, Enabled off) and activate this one again.`,
+			},
 		);
 	}
 	const remoteIsOurs =
