@@ -96,10 +96,16 @@ function nodeOperations(): Map<string, string> {
 const PROCEDURES = new Set(['message.combineRapid', 'message.pauseWhilePersonAnswers']);
 /**
  * Operations the spec's gateway has no route for: the node refuses them there before any request,
- * saying why (the spec maps no LID to a phone number, lists no chats by label and deletes no
- * status), and they run on the other gateways only.
+ * saying why (the spec maps no LID to a phone number, manages no labels (lists no chats by one)
+ * and deletes no status), and they run on the other gateways only.
  */
-const SPEC_NOT_OFFERED = new Set(['contact.getPhoneOrLid', 'label.getChats', 'status.delete']);
+const SPEC_NOT_OFFERED = new Set([
+	'contact.getPhoneOrLid',
+	'label.create',
+	'label.delete',
+	'label.getChats',
+	'status.delete',
+]);
 const NODE_OPERATIONS = new Map([...nodeOperations()].filter(([key]) => !PROCEDURES.has(key)));
 
 /** `resource.operation` of an operation as the compatibility table names it ("Contact: Get" -> "contact.get"). */
@@ -234,6 +240,8 @@ const OPERATIONS: OperationCase[] = [
 	op('label.addToChat', { chatId: byId(alice.number), labelId: byId('1') }, [
 		{ label: 'a group', parameters: { chatId: byId(hikers.id) } },
 	]),
+	op('label.create', { name: 'Follow up', color: 2 }),
+	op('label.delete', { labelId: byId('1') }),
 	op('label.getChats', { labelId: byId('2') }),
 	op('label.getMany', {}),
 	op('label.removeFromChat', { chatId: byId(alice.number), labelId: byId('2') }),

@@ -27,13 +27,15 @@ export const RUN_IN_OWN_TEST: Record<string, string> = {
 
 /**
  * Operations the spec's gateway answers with an error, and the error: it does not implement
- * Profile Get (501), it has no LID map, lists no chats by label and deletes no status (the node
+ * Profile Get (501), it has no LID map, manages no labels and deletes no status (the node
  * refuses those before any request).
  */
 const REFUSED_ON_THE_SPEC_GATEWAY: Record<string, RegExp> = {
 	'profile.get': /^Gateway error 501: /,
 	'contact.getPhoneOrLid':
 		/^Get Phone Number or LID is not available on the Messaging Gateway API: /,
+	'label.create': /^Label → Create is not available on the Messaging Gateway API: /,
+	'label.delete': /^Label → Delete is not available on the Messaging Gateway API: /,
 	'label.getChats': /^Label → Get Chats is not available on the Messaging Gateway API: /,
 	'status.delete': /^Status → Delete is not available on the Messaging Gateway API: /,
 };

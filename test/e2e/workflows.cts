@@ -191,6 +191,8 @@ export function operationCases(seed: {
 			},
 		],
 		['label', 'addToChat', { chatId: byId(seed.alice.number), labelId: byId('1') }],
+		['label', 'create', { name: 'E2E label', color: 3 }],
+		['label', 'delete', { labelId: byId('1') }],
 		['label', 'getChats', { labelId: byId('2') }],
 		['label', 'getMany', {}],
 		['label', 'removeFromChat', { chatId: byId(seed.alice.number), labelId: byId('2') }],

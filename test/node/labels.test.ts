@@ -176,6 +176,77 @@ describe.each(GATEWAYS)('Labels on %s', (gateway) => {
 	});
 
 	if (gateway === 'waha') {
+		it.each([
+			{ name: 'a colour chosen from the list', color: 2, sent: 2 },
+			{ name: 'a colour an expression gives as text', color: '16', sent: 16 },
+		])(
+			'Create makes a label with $name, and outputs it with its new ID',
+			async ({ color, sent: expected }) => {
+				const result = await run(gateway, 'create', { name: 'Follow up', color: color as number });
+				expect(result.error?.message).toBeUndefined();
+				expect(sent(simulator)).toEqual([
+					{
+						method: 'POST',
+						path: `/api/${SESSION}/labels`,
+						body: { name: 'Follow up', color: expected },
+					},
+				]);
+				expect(result.outputs[0][0].json).toMatchObject({
+					id: '3',
+					name: 'Follow up',
+					color: expected,
+				});
+			},
+		);
+
+		it.each([
+			{
+				name: 'a colour past the 20',
+				parameters: { name: 'Late', color: 20 },
+				error: /^Color must be one of WhatsApp Business's colours, 0 to 19 \(got 20\)$/,
+			},
+			{
+				name: 'a blank name',
+				parameters: { name: '={{ " " }}', color: 1 },
+				error: /^Name must not be empty$/,
+			},
+		])('Create refuses $name before any request', async ({ parameters, error }) => {
+			const result = await run(gateway, 'create', parameters);
+			expect(result.error?.message).toMatch(error);
+			expect(simulator.requests).toEqual([]);
+		});
+
+		it('Delete deletes a label, and it is gone from Get Many', async () => {
+			const result = await run(gateway, 'delete', { labelId: fromList(PAID) });
+			expect(result.error?.message).toBeUndefined();
+			expect(result.outputs[0][0].json).toMatchObject({ labelId: PAID, deleted: true });
+			const left = await run(gateway, 'getMany');
+			expect(left.outputs[0].map((item) => item.json.id)).toEqual([NEW_CUSTOMER]);
+			expect(sent(simulator)[0]).toEqual({
+				method: 'DELETE',
+				path: `/api/${SESSION}/labels/${PAID}`,
+				body: undefined,
+			});
+		});
+	} else {
+		it.each([
+			{ operation: 'create', parameters: { name: 'Follow up', color: 2 }, label: 'Create' },
+			{ operation: 'delete', parameters: { labelId: byId(PAID) }, label: 'Delete' },
+		])(
+			'refuses $label before any request: Evolution API manages no labels',
+			async ({ operation, parameters, label }) => {
+				const result = await run(gateway, operation, parameters);
+				expect(result.error?.message).toMatch(
+					new RegExp(
+						`^Label → ${label} is not available on (the Messaging Gateway API|Evolution API v2): `,
+					),
+				);
+				expect(simulator.requests).toEqual([]);
+			},
+		);
+	}
+
+	if (gateway === 'waha') {
 		it('Get Chats lists the chats with a label, each by its chat ID', async () => {
 			const result = await run(gateway, 'getChats', { labelId: byId(PAID) });
 			expect(result.error?.message).toBeUndefined();

@@ -28,11 +28,13 @@ const { alice, hikers } = { alice: SEED.contacts.alice, hikers: SEED.groups.hike
 
 /**
  * Operations only other gateways offer (this file's gateway keeps no message history and no LID
- * map, lists no chats by label and deletes no status), with the test that runs them there.
+ * map, manages no labels and deletes no status), with the test that runs them there.
  */
 const ELSEWHERE: Record<string, string> = {
 	'message.combineRapid': 'test/node/combine-rapid.test.ts',
 	'contact.getPhoneOrLid': 'test/node/phone-or-lid.test.ts',
+	'label.create': 'test/node/labels.test.ts',
+	'label.delete': 'test/node/labels.test.ts',
 	'label.getChats': 'test/node/labels.test.ts',
 	'status.delete': 'test/node/status.test.ts',
 };

@@ -1,12 +1,21 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as addToChat from './addToChat.operation';
+import * as create from './create.operation';
+import * as deleteOperation from './delete.operation';
 import * as getChats from './getChats.operation';
 import * as getMany from './getMany.operation';
 import * as removeFromChat from './removeFromChat.operation';
 
 /** The operations of this resource by value, for the router. */
-export const operations = { addToChat, getChats, getMany, removeFromChat };
+export const operations = {
+	addToChat,
+	create,
+	delete: deleteOperation,
+	getChats,
+	getMany,
+	removeFromChat,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -21,6 +30,18 @@ export const description: INodeProperties[] = [
 				value: 'addToChat',
 				description: 'Put a label on a chat (WhatsApp Business)',
 				action: 'Add a label to a chat',
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Make a new label with a name and a colour (WAHA only)',
+				action: 'Create a label',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a label, taking it off every chat (WAHA only)',
+				action: 'Delete a label',
 			},
 			{
 				name: 'Get Chats',
@@ -44,6 +65,8 @@ export const description: INodeProperties[] = [
 		default: 'getMany',
 	},
 	...addToChat.description,
+	...create.description,
+	...deleteOperation.description,
 	...getChats.description,
 	...getMany.description,
 	...removeFromChat.description,

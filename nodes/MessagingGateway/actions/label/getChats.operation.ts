@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { labelLocator, readSession, sessionFields, showOnlyFor } from '../common/descriptions';
-import { readLabelId } from './labels';
+import { notOnTheMessagingGatewayApi, readLabelId } from './labels';
 
 const properties: INodeProperties[] = [...sessionFields, labelLocator];
 
@@ -18,13 +17,10 @@ export async function execute(
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	readGetChats.call(this, itemIndex);
-	throw new NodeOperationError(
-		this.getNode(),
-		'Label → Get Chats is not available on the Messaging Gateway API: it has no route that lists the chats with a label',
-		{
-			itemIndex,
-			description:
-				"WAHA lists them: pick that Gateway in the credential if your server is WAHA. The trigger's Chat Label Added or Removed event tells each change as it happens.",
-		},
+	throw notOnTheMessagingGatewayApi.call(
+		this,
+		'Label → Get Chats',
+		'has no route that lists the chats with a label',
+		itemIndex,
 	);
 }

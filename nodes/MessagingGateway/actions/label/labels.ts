@@ -10,6 +10,7 @@ import type {
 	INodeListSearchResult,
 	INodeProperties,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { ChatReference } from '../../../shared/identifiers';
 import { toChatId, toNumber } from '../../../shared/identifiers';
@@ -166,4 +167,25 @@ export function chatLabelOperation(
 			return await changeChatLabel.call(this, change, itemIndex);
 		},
 	};
+}
+
+/**
+ * An operation the Messaging Gateway API, like Evolution API v1 whose routes it takes, has no
+ * route for (WAHA has): the error every item fails with, before any request.
+ */
+export function notOnTheMessagingGatewayApi(
+	this: IExecuteFunctions,
+	operation: string,
+	what: string,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		this.getNode(),
+		`${operation} is not available on the Messaging Gateway API: it ${what}`,
+		{
+			itemIndex,
+			description:
+				"WAHA has it: pick that Gateway in the credential if your server is WAHA. On Evolution API, manage labels in the WhatsApp Business app; the trigger's label events tell each change.",
+		},
+	);
 }

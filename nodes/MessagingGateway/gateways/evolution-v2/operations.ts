@@ -178,6 +178,10 @@ export const evolutionV2Operations: GatewayOperations = {
 			'Evolution API v2 has no channels (newsletters): it offers no route to create one.',
 		'channel.search':
 			'Evolution API v2 has no channels (newsletters): it offers no route to search them.',
+		'label.create':
+			'Evolution API v2 has no route to create a label: make it in the WhatsApp Business app, and Label → Get Many lists it.',
+		'label.delete':
+			'Evolution API v2 has no route to delete a label: delete it in the WhatsApp Business app.',
 		'label.getChats':
 			"Evolution API v2 has no route that lists the chats with a label: the trigger's Chat Label Added or Removed event tells each change as it happens.",
 		'status.delete':

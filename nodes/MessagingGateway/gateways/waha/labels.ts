@@ -10,10 +10,13 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 
+import * as createOperation from '../../actions/label/create.operation';
+import * as deleteOperation from '../../actions/label/delete.operation';
 import * as getChatsOperation from '../../actions/label/getChats.operation';
 import { labelsOutput } from '../../actions/label/getMany.operation';
 import type { ChatLabelChange } from '../../actions/label/labels';
 import { chatLabelOutput, labelRecords, readChatLabelChange } from '../../actions/label/labels';
+import { responseObject } from '../../helpers/message';
 import { unexpectedAnswer } from '../../helpers/responses';
 import { readSession } from '../../actions/common/descriptions';
 import type { GatewayOperation } from '../../../shared/gateways';
@@ -90,7 +93,34 @@ async function getChats(this: IExecuteFunctions, itemIndex: number): Promise<INo
 	});
 }
 
+/** `POST /api/{session}/labels` `{name, color}`: WAHA answers the new label, with its ID. */
+async function create(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const { session, name, color } = createOperation.readCreateLabel.call(this, itemIndex);
+	const answer = await gatewayApiRequest.call(this, 'POST', gatewayPath`/api/${session}/labels`, {
+		body: { name, color },
+		itemIndex,
+	});
+	return labelsOutput.call(this, [answer], itemIndex);
+}
+
+/** `DELETE /api/{session}/labels/{labelId}`: WAHA takes it off every chat too. */
+async function deleteLabel(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const { session, labelId } = deleteOperation.readDeleteLabel.call(this, itemIndex);
+	const answer = await gatewayApiRequest.call(
+		this,
+		'DELETE',
+		gatewayPath`/api/${session}/labels/${labelId}`,
+		{ itemIndex },
+	);
+	return [{ json: { ...responseObject.call(this, answer, itemIndex), labelId, deleted: true } }];
+}
+
 export const wahaLabelOperations: Record<string, GatewayOperation> = {
+	'label.create': create,
+	'label.delete': deleteLabel,
 	'label.getMany': getMany,
 	'label.addToChat': async function (this: IExecuteFunctions, itemIndex: number) {
 		return await changeChatLabel.call(
