@@ -95,6 +95,18 @@ const POSTS: Array<{
 		},
 	},
 	{
+		name: 'a text whose font an expression gives as a number',
+		parameters: { statusType: 'text', text: 'Hi', font: '={{ 3 }}' },
+		evolution: {
+			type: 'text',
+			content: 'Hi',
+			backgroundColor: '#25d366',
+			font: 3,
+			allContacts: true,
+		},
+		waha: { kind: 'text', body: { text: 'Hi', backgroundColor: '#25d366', font: 3 } },
+	},
+	{
 		name: 'an image from a URL with a caption',
 		parameters: {
 			statusType: 'image',
@@ -233,10 +245,16 @@ describe.each(GATEWAYS)('Status on %s', (gateway) => {
 			error: /^Background Color must be a colour as #RRGGBB, e.g. #25D366 \(got "green"\)$/,
 		},
 		{
-			name: 'a font given as a number by an expression',
-			parameters: { statusType: 'text', text: 'Hi', font: 3 },
+			name: 'a font number past the five',
+			parameters: { statusType: 'text', text: 'Hi', font: 6 },
 			error:
-				/^Font must be one of serif, noricanRegular, bryndanWrite, bebasNeueRegular, oswaldHeavy/,
+				/^Font must be one of serif, noricanRegular, bryndanWrite, bebasNeueRegular, oswaldHeavy, or its number 1 to 5 \(got 6\)$/,
+		},
+		{
+			name: 'a font that is no font',
+			parameters: { statusType: 'text', text: 'Hi', font: 'comic' },
+			error:
+				/^Font must be one of serif, noricanRegular, bryndanWrite, bebasNeueRegular, oswaldHeavy \(got "comic"\)$/,
 		},
 		{
 			name: 'chosen contacts whose expression lists none',

@@ -175,6 +175,26 @@ function readBackgroundColor(this: IExecuteFunctions, itemIndex: number): string
 	return `#${color.replace('#', '').toLowerCase()}`;
 }
 
+/** The font's number: a choice of the list, or its number (1 to 5) from an expression. */
+function readFont(this: IExecuteFunctions, itemIndex: number): number {
+	const raw = this.getNodeParameter('font', itemIndex, 'serif');
+	const number =
+		typeof raw === 'number'
+			? raw
+			: typeof raw === 'string' && /^\s*\d+\s*$/.test(raw)
+				? Number(raw)
+				: undefined;
+	if (number !== undefined) {
+		if (Object.values(FONTS).includes(number as 1)) return number;
+		throw fieldError.call(
+			this,
+			itemIndex,
+			`Font must be one of ${FONT_NAMES.join(', ')}, or its number 1 to 5 (got ${number})`,
+		);
+	}
+	return FONTS[optionFrom.call(this, raw, 'Font', itemIndex, FONT_NAMES) as FontName];
+}
+
 /** Who sees a status: undefined for all contacts, else the contacts listed (at least one). */
 export function readAudience(
 	this: IExecuteFunctions,
@@ -229,14 +249,7 @@ export async function readPostStatus(
 				'Enter what the status says.',
 			);
 		}
-		const font = optionFrom.call(
-			this,
-			this.getNodeParameter('font', itemIndex, 'serif'),
-			'Font',
-			itemIndex,
-			FONT_NAMES,
-		) as FontName;
-		request.font = FONTS[font];
+		request.font = readFont.call(this, itemIndex);
 	} else {
 		request.file = await readMediaFile.call(this, itemIndex);
 		const family = request.file.mimeType?.split('/')[0];
