@@ -56,7 +56,7 @@ function firstValue(value: string | string[] | undefined): string | undefined {
 function validatedObject(
 	route: EvolutionRoute,
 	request: SentRequest,
-): { object: Record<string, unknown> } | { refused: string } {
+): { object: Record<string, unknown> } | { refused: string[] } {
 	const body = asObject(request.body);
 	switch (route.validator) {
 		case 'none':
@@ -66,18 +66,27 @@ function validatedObject(
 			return { object: { ...body } };
 		case 'groupValidate': {
 			let groupJid = (body.groupJid as string | undefined) || firstValue(request.query.groupJid);
-			if (!groupJid) return { refused: 'The group id needs to be informed in the query' };
+			// Its BadRequestException carries an example as a second message.
+			if (!groupJid)
+				return {
+					refused: ['The group id needs to be informed in the query', 'ex: "groupJid=120362@g.us"'],
+				};
 			if (!groupJid.endsWith('@g.us')) groupJid += '@g.us';
 			return { object: { ...body, groupJid } };
 		}
 		case 'getParticipantsValidate':
 			// The whole query is merged into the body; without getParticipants the route answers 400 first.
 			if (!firstValue(request.query.getParticipants))
-				return { refused: 'The getParticipants needs to be informed in the query' };
+				return { refused: ['The getParticipants needs to be informed in the query'] };
 			return { object: { ...body, ...request.query } };
 		case 'inviteCodeValidate':
 			if (!firstValue(request.query.inviteCode))
-				return { refused: 'The group invite code id needs to be informed in the query' };
+				return {
+					refused: [
+						'The group invite code id needs to be informed in the query',
+						'ex: "inviteCode=F1EX5QZxO181L3TMVP31gY" (Obtained from group join link)',
+					],
+				};
 			return { object: { ...body, ...request.query } };
 		default:
 			throw new Error(`Evolution's ${route.validator} is not modelled (${route.path})`);
@@ -119,7 +128,7 @@ export function judgeEvolution(reference: EvolutionReference, request: SentReque
 	const route = sameMethod.find((candidate) => candidate.path === matched.template)!;
 	const endpoint = `${route.method} ${route.path}`;
 	const prepared = validatedObject(route, request);
-	if ('refused' in prepared) return { outcome: 'rejected', endpoint, reasons: [prepared.refused] };
+	if ('refused' in prepared) return { outcome: 'rejected', endpoint, reasons: prepared.refused };
 	if (route.schema === null) return { outcome: 'accepted', endpoint };
 	const schema = reference.schemas[route.schema];
 	if (!schema) throw new Error(`${route.schema} (${endpoint}) is not in ${reference.file}`);

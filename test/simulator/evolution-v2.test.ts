@@ -901,7 +901,7 @@ describe('evolution-v2 gateway (Evolution API 2.3.6)', () => {
 				'GET',
 				`participants/${connected.name}`,
 				undefined,
-				['The group id needs to be informed in the query'],
+				['The group id needs to be informed in the query', 'ex: "groupJid=120362@g.us"'],
 			],
 			[
 				'GET',
