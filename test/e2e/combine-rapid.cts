@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
@@ -378,36 +378,59 @@ export function messagesTaken(
 	}));
 }
 
-/** What one execution did, by the message that started it. */
+/** What the execution that ran a message did with it. */
 export interface ExecutionOutcome {
 	messageId: string;
 	status: string;
 	/** The short IDs of the messages Combine Rapid Messages went on with; empty when it output nothing. */
 	combined: string[];
-	/** Whether Send Text ran. */
+	/** Whether Send Text ran for it. */
 	replied: boolean;
 }
 
 const shortIdOf = (messageId: unknown) => String(messageId).split('_')[2];
 
-/** Every execution of the workflow, as what it did (executions listed with their data). */
+/** The input item an output item came from (the node pairs each to one). */
+function pairedIndex(item: INodeExecutionData): number {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	return typeof paired === 'number' ? paired : (paired?.item ?? 0);
+}
+
+/** The messages an execution's trigger output (one, or more when a catch-up ran a missed one beside it). */
+function messagesRun(execution: IDataObject): INodeExecutionData[] {
+	return runDataOf(execution)['On Message']?.[0]?.data?.main?.[0] ?? [];
+}
+
+/**
+ * What was done with each message, execution by execution: usually one message an execution, but
+ * a message n8n refused under load and the trigger's catch-up ran beside the next one shares its
+ * execution (its retry then runs nothing). Combine's and Send Text's items are each paired to the
+ * item they came from.
+ */
 export async function executionOutcomes(
-	n8n: N8nInstance,
+	executionsOf: ExecutionReader,
 	workflowId: string,
 ): Promise<ExecutionOutcome[]> {
-	const executions = await allExecutions(n8n, workflowId, true);
-	return executions.map((execution) => {
+	const executions = await executionsOf(workflowId, true);
+	return executions.flatMap((execution) => {
 		const runData = runDataOf(execution);
-		const trigger = runData['On Message']?.[0]?.data?.main?.[0]?.[0];
 		const combined = runData.Combine?.[0]?.data?.main?.[0] ?? [];
-		return {
-			messageId: shortIdOf(trigger?.json.messageId),
-			status: String(execution.status),
-			combined: combined.flatMap((item) =>
-				((item.json.messageIds as string[] | undefined) ?? []).map(shortIdOf),
-			),
-			replied: runData.Reply !== undefined,
-		};
+		const replies = runData.Reply?.[0]?.data?.main?.[0] ?? [];
+		return messagesRun(execution).map((trigger, index) => {
+			const mine = combined
+				.map((item, position) => ({ item, position }))
+				.filter(({ item }) => pairedIndex(item) === index);
+			return {
+				messageId: shortIdOf(trigger.json.messageId),
+				status: String(execution.status),
+				combined: mine.flatMap(({ item }) =>
+					((item.json.messageIds as string[] | undefined) ?? []).map(shortIdOf),
+				),
+				replied: replies.some((reply) =>
+					mine.some(({ position }) => pairedIndex(reply) === position),
+				),
+			};
+		});
 	});
 }
 
@@ -440,6 +463,18 @@ export async function untilDeliveriesSettled(simulator: Simulator): Promise<void
 	);
 }
 
+/**
+ * Where a test reads a workflow's executions: n8n's API (one process, SQLite), or n8n's database
+ * (queue mode: stored-executions.cts), which also shows what the API leaves out or redacts.
+ */
+export type ExecutionReader = (workflowId: string, includeData?: boolean) => Promise<IDataObject[]>;
+
+/** The executions as n8n's public API lists them. */
+export function apiExecutions(n8n: N8nInstance): ExecutionReader {
+	return async (workflowId, includeData = false) =>
+		await allExecutions(n8n, workflowId, includeData);
+}
+
 /** What a wait for the executions looks at, and what it says when they do not all end. */
 export interface EndedWatch {
 	simulator: Simulator;
@@ -450,8 +485,8 @@ export interface EndedWatch {
 }
 
 /**
- * Waits until the workflow has as many ended executions as messages written, while more keep
- * ending. When they stop short it says which messages n8n never took (each delivery's attempts)
+ * Waits until every message written ran in an execution that ended, while more keep ending.
+ * When they stop short it says which messages n8n never took (each delivery's attempts)
  * and, read from n8n's database, which executions are still unfinished.
  */
 export async function untilAllEnded(
@@ -460,12 +495,21 @@ export async function untilAllEnded(
 	{ simulator, gateway, written, executionsOf }: EndedWatch,
 ): Promise<void> {
 	await untilCountReaches(
-		'every execution to end',
+		'every message to run in an execution that ended',
 		written.length,
 		60_000,
-		async () =>
-			(await allExecutions(n8n, workflowId)).filter((execution) => execution.stoppedAt).length,
-		1000,
+		async () => {
+			const ended = (await (executionsOf ?? apiExecutions(n8n))(workflowId, true)).filter(
+				(execution) => execution.stoppedAt,
+			);
+			const run = new Set(
+				ended.flatMap((execution) =>
+					messagesRun(execution).map((item) => shortIdOf(item.json.messageId)),
+				),
+			);
+			return written.filter((message) => run.has(message.id)).length;
+		},
+		2000,
 	).catch(async (error: Error) => {
 		const untaken = messagesTaken(simulator, gateway, written)
 			.filter(({ taken }) => !taken)
@@ -537,8 +581,12 @@ export function replyDelays(simulator: Simulator, gateway: HistoryGateway, burst
  * Per burst, ms from its last message reaching the gateway to n8n starting that message's
  * execution (p50, p95): the part of the reply's delay that is n8n taking the delivery.
  */
-export async function startDelays(n8n: N8nInstance, workflowId: string, bursts: Written[][]) {
-	const executions = await allExecutions(n8n, workflowId, true);
+export async function startDelays(
+	executionsOf: ExecutionReader,
+	workflowId: string,
+	bursts: Written[][],
+) {
+	const executions = await executionsOf(workflowId, true);
 	const startedAt = new Map(
 		executions.map((execution) => [
 			shortIdOf(runDataOf(execution)['On Message']?.[0]?.data?.main?.[0]?.[0]?.json.messageId),

@@ -14,6 +14,7 @@ import {
 	CHAT_PLANS,
 	combineRapidWorkflow,
 	messagesTaken,
+	apiExecutions,
 	executionOutcomes,
 	expectedOutcomes,
 	expectedPerChat,
@@ -111,7 +112,7 @@ describe.each([
 		});
 
 		it("n8n ran one execution per message: each burst's last goes on with the whole burst, the others end with no output", async () => {
-			expect(byMessage(await executionOutcomes(n8n, workflowId))).toEqual(
+			expect(byMessage(await executionOutcomes(apiExecutions(n8n), workflowId))).toEqual(
 				byMessage(expectedOutcomes(bursts)),
 			);
 		});
@@ -120,7 +121,7 @@ describe.each([
 			const delays = replyDelays(simulator, gateway, bursts);
 			logFigures(`Combine Rapid Messages, one n8n process, ${name}: reply after the silence (ms)`, {
 				...delays,
-				executionStarted: await startDelays(n8n, workflowId, bursts),
+				executionStarted: await startDelays(apiExecutions(n8n), workflowId, bursts),
 			});
 			// How long after the silence depends on the machine: reported, not bounded.
 			expect(delays.min).toBeGreaterThanOrEqual(0);

@@ -6,7 +6,7 @@
  * twice; the figures go into the README ("What reaches your workflow").
  */
 
-import { postgresEnv, startPostgres } from '../queue/services.cts';
+import { N8N_DATABASE_POOL_ENV, postgresEnv, startPostgres } from '../queue/services.cts';
 import type { RunningPostgres } from '../queue/services.cts';
 import { storedExecutions } from '../queue/stored-executions.cts';
 import { LAZY_ISOLATES_ENV, until } from './e2e-helpers.cts';
@@ -32,9 +32,10 @@ beforeAll(async () => {
 	postgres = await startPostgres();
 	n8n = await startRestartableN8n({
 		N8N_LOG_LEVEL: 'info',
-		// A connection per execution at once, as docs/queue-mode.md advises (n8n's default is 2): on
-		// a starved pool n8n 2.41 answered deliveries it then failed before their first step.
-		DB_POSTGRESDB_POOL_SIZE: '10',
+		// A connection per execution at once, and a minute's wait for one (n8n's defaults: 2 and
+		// 20 s), as docs/reliability.md advises: on a starved pool n8n 2.41 answered deliveries it
+		// then failed before their first step ("timeout exceeded when trying to connect").
+		...N8N_DATABASE_POOL_ENV,
 		...LAZY_ISOLATES_ENV,
 		...postgresEnv(postgres),
 	});

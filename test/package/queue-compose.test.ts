@@ -98,6 +98,7 @@ describe('the queue-mode example: docker-compose.yml', () => {
 		['DB_POSTGRESDB_USER', setting(environmentOf(withImage('postgres:')[0]).POSTGRES_USER)],
 		['DB_POSTGRESDB_PASSWORD', setting(environmentOf(withImage('postgres:')[0]).POSTGRES_PASSWORD)],
 		['DB_POSTGRESDB_POOL_SIZE', '10'],
+		['DB_POSTGRESDB_CONNECTION_TIMEOUT', '60000'],
 		['QUEUE_BULL_REDIS_HOST', withImage('redis:')[0]],
 		['QUEUE_BULL_REDIS_PORT', '6379'],
 		['WEBHOOK_URL', '$WEBHOOK_URL'],

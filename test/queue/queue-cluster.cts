@@ -24,7 +24,7 @@ import {
 	waitFor,
 } from '../e2e/n8n-instance.cts';
 import type { N8nInstance, N8nProcess } from '../e2e/n8n-instance.cts';
-import { postgresEnv, startPostgres, startRedis } from './services.cts';
+import { N8N_DATABASE_POOL_ENV, postgresEnv, startPostgres, startRedis } from './services.cts';
 import type { RunningPostgres, RunningService } from './services.cts';
 
 export type Role = 'main' | 'webhook' | 'worker';
@@ -230,9 +230,9 @@ export async function startQueueCluster(
 			// Production webhook URLs (the trigger registers one at the gateway) point at the webhook processor.
 			N8N_WEBHOOK_URL: `${webhookUrl}/`,
 			N8N_LOG_LEVEL: 'debug',
-			// What docs/queue-mode.md tells users: n8n's default pool of 2 connections starves under a
-			// burst, and n8n 2.41 then fails executions it has acknowledged or leaves them running.
-			DB_POSTGRESDB_POOL_SIZE: '10',
+			// What docs/queue-mode.md tells users: n8n's default pool (2 connections, 20 s to wait for
+			// one) starves under a burst, and n8n 2.41 then fails executions it has acknowledged.
+			...N8N_DATABASE_POOL_ENV,
 			...env,
 		};
 		const main = await startN8n({

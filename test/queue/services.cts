@@ -27,6 +27,16 @@ export interface RunningPostgres extends RunningService {
 	database: string;
 }
 
+/**
+ * n8n's database pool as docs/reliability.md and docs/queue-mode.md advise: a connection per
+ * execution at once, and a minute to wait for one (n8n's defaults are 2 and 20 s). On a starved
+ * pool n8n 2.41 fails an execution it has already acknowledged, before its first step.
+ */
+export const N8N_DATABASE_POOL_ENV = {
+	DB_POSTGRESDB_POOL_SIZE: '10',
+	DB_POSTGRESDB_CONNECTION_TIMEOUT: '60000',
+} as const;
+
 /** What n8n needs to use this PostgreSQL as its database. */
 export function postgresEnv(postgres: RunningPostgres): NodeJS.ProcessEnv {
 	return {
