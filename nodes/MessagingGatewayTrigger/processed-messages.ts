@@ -25,6 +25,7 @@ import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { rewriteLater, runMarker } from './run-markers';
 import { LOG_PREFIX } from './webhook/registration';
 
 /** The property webhook() puts on each item for execute(), which takes it off again. */
@@ -211,6 +212,7 @@ async function ranBeforeOf(
 	 * back when gone, and a claim found must mean its messages came with it.
 	 */
 	const claims: string[] = [];
+	let confirmed = false;
 	const unique = () => `${this.getExecutionId() ?? ''}:${randomBytes(6).toString('base64url')}`;
 	try {
 		for (let round = 1; round <= (sharedAcrossProcesses ? CLAIM_ROUNDS : 1); round++) {
@@ -231,10 +233,25 @@ async function ranBeforeOf(
 				);
 			}
 			await sleep(settle);
-			if ((await inTurn([claim[1]])).has(claim[1])) break;
+			if ((await inTurn([claim[1]])).has(claim[1])) {
+				confirmed = true;
+				break;
+			}
 			this.logger.debug(
 				`${LOG_PREFIX} another n8n process wrote the processed-data record at the same moment: checking ${pending.length} message(s) again`,
 			);
+		}
+		if (sharedAcrossProcesses && pending.length > 0) {
+			if (!confirmed) {
+				this.logger.warn(
+					`${LOG_PREFIX} every claim of ${pending.length} message(s) was dropped by other n8n processes' writes (${CLAIM_ROUNDS} rounds): they run unless another execution ran them`,
+				);
+			}
+			// A claim confirmed can still have been dropped by a write that lands late (run-markers.ts).
+			const markers = pending.map(runMarker);
+			const marked = await inTurn(markers);
+			for (const digest of pending) if (marked.has(runMarker(digest))) ranBefore.add(digest);
+			rewriteLater(key, markers, inTurn, this.logger);
 		}
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);

@@ -7,7 +7,7 @@
  * longer than the gateways retry, then started while messages go on. Each chat's order is reported,
  * not asserted (see exactly-once.e2e.ts).
  */
-import { until } from '../e2e/e2e-helpers.cts';
+import { logFigures, until } from '../e2e/e2e-helpers.cts';
 import { startLanes, stopLanes, Traffic, untilGatewaysDone } from '../e2e/exactly-once.cts';
 import {
 	ExactlyOnceResults,
@@ -38,6 +38,41 @@ afterAll(async () => {
 	if (lanes) await stopLanes(lanes);
 });
 
+/** What the trigger logs on a worker about n8n's processed-data store, by what it says. */
+const STORE_LINES: Record<string, RegExp> = {
+	leftOut: /ran before and were left out/g,
+	checkedAgain: /another n8n process wrote the processed-data record at the same moment/g,
+	slowStore: /processed-data store is slow/g,
+	lateWriteMarkersBack: /a late write had dropped \d+ run marker/g,
+	everyClaimDropped: /every claim of \d+ message\(s\) was dropped/g,
+	storeFailed: /processed-data store failed/g,
+};
+
+/** How often the workers' logs say each of STORE_LINES so far. */
+function storeLines(): Record<string, number> {
+	const logs = cluster.workers.map((worker) => worker.log()).join('\n');
+	return Object.fromEntries(
+		Object.entries(STORE_LINES).map(([name, line]) => [name, [...logs.matchAll(line)].length]),
+	);
+}
+
+/**
+ * Runs a scenario and logs what the workers said of the store meanwhile (read beside a message run
+ * twice or lost: whether a claim was taken again, a late write met, or the store failed).
+ */
+async function withStoreLines<T>(scenario: string, run: () => Promise<T>): Promise<T> {
+	const before = storeLines();
+	try {
+		return await run();
+	} finally {
+		const after = storeLines();
+		logFigures(
+			`exactly once in queue mode: ${scenario}: the trigger on the workers`,
+			Object.fromEntries(Object.keys(after).map((name) => [name, after[name] - before[name]])),
+		);
+	}
+}
+
 /** The processor the `attempt`th redelivery goes to: each in turn. */
 const toProcessor = (url: string, attempt: number) =>
 	url.replace(cluster.webhookUrl, cluster.webhookProcessors[attempt % 2].url!);
@@ -46,24 +81,28 @@ describe('every message exactly once in queue mode, two webhook processors and t
 	it('(d) 100 messages in 10 chats, each delivered 1–10 times one after another, to one processor and then the other: each runs once', async () => {
 		results.expectExactlyOnce(
 			'(d) every message delivered 1–10 times one after another, the processors in turn',
-			await writeThenRedeliver(storedExecutions(cluster.postgres), lanes, 'D', {
-				count: 100,
-				extraOf: (chat, place) => (chat + place) % 10,
-				atOnce: false,
-				urlOf: toProcessor,
-			}),
+			await withStoreLines('(d) one after another', async () =>
+				writeThenRedeliver(storedExecutions(cluster.postgres), lanes, 'D', {
+					count: 100,
+					extraOf: (chat, place) => (chat + place) % 10,
+					atOnce: false,
+					urlOf: toProcessor,
+				}),
+			),
 		);
 	}, 900_000);
 
 	it('(d) 100 messages in 10 chats, each delivered 2–10 times at once to both processors: each runs once', async () => {
 		results.expectExactlyOnce(
 			'(d) every message delivered 2–10 times at once, to both processors',
-			await writeThenRedeliver(storedExecutions(cluster.postgres), lanes, 'O', {
-				count: 100,
-				extraOf: (chat, place) => 1 + ((chat + place) % 9),
-				atOnce: true,
-				urlOf: toProcessor,
-			}),
+			await withStoreLines('(d) at once', async () =>
+				writeThenRedeliver(storedExecutions(cluster.postgres), lanes, 'O', {
+					count: 100,
+					extraOf: (chat, place) => 1 + ((chat + place) % 9),
+					atOnce: true,
+					urlOf: toProcessor,
+				}),
+			),
 		);
 	}, 900_000);
 });
