@@ -7,16 +7,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { chatIdOf } from '../../shared/identifiers';
-import { asObject, isNonEmptyText } from '../../shared/values';
+import { asObject, isNonEmptyText, labelColorNumber } from '../../shared/values';
 
 const idText = (value: unknown): string | null =>
 	isNonEmptyText(value) ? value : typeof value === 'number' ? String(value) : null;
-
-/** A label's colour: WhatsApp's number (0 to 19), which Evolution API v2 may store as text. */
-function colorNumber(value: unknown): number | null {
-	const color = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-	return typeof color === 'number' && Number.isInteger(color) ? color : null;
-}
 
 /** *Chat Label Added or Removed*: which label, which chat, and whether it was added or removed. */
 export function chatLabelFields(
@@ -39,7 +33,7 @@ export function editedLabelFields(label: IDataObject, deleted: boolean): IDataOb
 	return {
 		labelId: idText(label.id),
 		name: typeof label.name === 'string' ? label.name : null,
-		color: colorNumber(label.color),
+		color: labelColorNumber(label.color),
 		deleted,
 	};
 }

@@ -30,6 +30,12 @@ export function describeValue(raw: unknown): string {
 	return `a ${typeof raw} (${String(raw)})`;
 }
 
+/** A WhatsApp label's colour: its number (0 to 19), which Evolution API v2 may store as text. */
+export function labelColorNumber(value: unknown): number | null {
+	const color = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+	return typeof color === 'number' && Number.isInteger(color) ? color : null;
+}
+
 /** Text with something in it besides whitespace. */
 export function isNonEmptyText(value: unknown): value is string {
 	return typeof value === 'string' && value.trim() !== '';

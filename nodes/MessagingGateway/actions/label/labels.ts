@@ -17,7 +17,7 @@ import { toChatId, toNumber } from '../../../shared/identifiers';
 import { listItem, matchesFilter } from '../../../shared/lists';
 import { itemParameter } from '../../../shared/parameters';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
-import { asObject } from '../../../shared/values';
+import { asObject, labelColorNumber } from '../../../shared/values';
 import { fieldError, textFrom } from '../../helpers/fields';
 import { instanceRequest } from '../../helpers/instance-send';
 import { readChat, responseObject } from '../../helpers/message';
@@ -31,11 +31,7 @@ import {
 
 /** A label as the operations output it: the gateway's fields, its colour as WhatsApp's number (0 to 19). */
 export function labelItem(label: IDataObject): IDataObject {
-	const color =
-		typeof label.color === 'string' && /^\d+$/.test(label.color)
-			? Number(label.color)
-			: label.color;
-	return { ...label, id: String(label.id), color: typeof color === 'number' ? color : null };
+	return { ...label, id: String(label.id), color: labelColorNumber(label.color) };
 }
 
 /** The answer of a label list: records that each have an ID, or the answer is not one. */
@@ -147,6 +143,20 @@ export async function changeChatLabel(
 	return chatLabelOutput.call(this, change, answer, itemIndex);
 }
 
+/** A gateway's way of adding a label to a chat or removing it. */
+type ChatLabelChanger = (
+	this: IExecuteFunctions,
+	change: ChatLabelChange,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
+
+/** Add to Chat or Remove From Chat as `changer` performs it: the item's change read, then made. */
+export function chatLabelRun(action: 'add' | 'remove', changer: ChatLabelChanger) {
+	return async function (this: IExecuteFunctions, itemIndex: number) {
+		return await changer.call(this, readChatLabelChange.call(this, itemIndex, action), itemIndex);
+	};
+}
+
 /** Add to Chat or Remove From Chat: its fields, and its run on the Messaging Gateway API. */
 export function chatLabelOperation(
 	operation: 'addToChat' | 'removeFromChat',
@@ -162,10 +172,7 @@ export function chatLabelOperation(
 			sendTargetField(purpose),
 			labelLocator,
 		]),
-		async execute(this: IExecuteFunctions, itemIndex: number) {
-			const change = readChatLabelChange.call(this, itemIndex, action);
-			return await changeChatLabel.call(this, change, itemIndex);
-		},
+		execute: chatLabelRun(action, changeChatLabel),
 	};
 }
 

@@ -15,7 +15,7 @@ import * as deleteOperation from '../../actions/label/delete.operation';
 import * as getChatsOperation from '../../actions/label/getChats.operation';
 import { labelsOutput } from '../../actions/label/getMany.operation';
 import type { ChatLabelChange } from '../../actions/label/labels';
-import { chatLabelOutput, labelRecords, readChatLabelChange } from '../../actions/label/labels';
+import { chatLabelOutput, chatLabelRun, labelRecords } from '../../actions/label/labels';
 import { responseObject } from '../../helpers/message';
 import { unexpectedAnswer } from '../../helpers/responses';
 import { readSession } from '../../actions/common/descriptions';
@@ -122,19 +122,7 @@ export const wahaLabelOperations: Record<string, GatewayOperation> = {
 	'label.create': create,
 	'label.delete': deleteLabel,
 	'label.getMany': getMany,
-	'label.addToChat': async function (this: IExecuteFunctions, itemIndex: number) {
-		return await changeChatLabel.call(
-			this,
-			readChatLabelChange.call(this, itemIndex, 'add'),
-			itemIndex,
-		);
-	},
-	'label.removeFromChat': async function (this: IExecuteFunctions, itemIndex: number) {
-		return await changeChatLabel.call(
-			this,
-			readChatLabelChange.call(this, itemIndex, 'remove'),
-			itemIndex,
-		);
-	},
+	'label.addToChat': chatLabelRun('add', changeChatLabel),
+	'label.removeFromChat': chatLabelRun('remove', changeChatLabel),
 	'label.getChats': getChats,
 };
