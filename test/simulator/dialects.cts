@@ -13,6 +13,7 @@ import { instanceGroupsRoutes } from './routes/instance-groups.cts';
 import { instanceMessageExtraRoutes } from './routes/instance-message-extras.cts';
 import { instanceMessagingRoutes } from './routes/instance-messaging.cts';
 import { evolutionV1LabelRoutes } from './routes/labels.cts';
+import { evolutionV1StatusRoutes } from './routes/status.cts';
 import { fileRoute, sessionAccountRoutes } from './routes/session-account.cts';
 import { sessionMessagingRoutes } from './routes/session-messaging.cts';
 import { wahaRoutes } from './routes/waha.cts';
@@ -54,6 +55,7 @@ const SPEC: Dialect = {
 		...instanceAdminRoutes,
 		...instanceMessagingRoutes,
 		...instanceMessageExtraRoutes,
+		...evolutionV1StatusRoutes,
 		...instanceGroupsRoutes,
 		...instanceContactsRoutes,
 		...evolutionV1LabelRoutes,

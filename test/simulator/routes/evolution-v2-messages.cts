@@ -11,17 +11,12 @@ import { findMessage, ownerChatId, type ChatButton, type Instance } from '../sta
 import { isObject, type JsonObject } from '../validation.cts';
 import { requireConnected } from './guards.cts';
 import { bodyOf, metadataOf, sendV2, v2Route, whatsappNumberV2 } from './evolution-v2-common.cts';
-import {
-	contactContent,
-	isUrl,
-	mediaContent,
-	mimeTypeOfName,
-	recordEvolutionStatus,
-} from './instance-message-extras.cts';
+import { contactContent, isUrl, mediaContent, mimeTypeOfName } from './instance-message-extras.cts';
 import {
 	STATUS_BROADCAST,
 	baileysStatusContent,
 	formatStatusMessage,
+	recordEvolutionStatus,
 	refuseLocalPath,
 } from './status.cts';
 

@@ -1,12 +1,11 @@
 // Instance family (Evolution v1): the sends and message actions beyond the spec — media, voice notes,
-// stickers, contact cards, lists, statuses (stories), read receipts, delete for everyone and edits
-// (issue 12).
+// stickers, contact cards, lists, read receipts, delete for everyone and edits (issue 12); statuses
+// (stories) are in status.cts, which takes mediaContent from here.
 import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { emitDeletion } from '../events.cts';
 import {
 	chatIdToJid,
-	contactJid,
 	createJid,
 	isGroupId,
 	isLid,
@@ -21,29 +20,12 @@ import {
 	type Instance,
 	type ListSection,
 	type MessageContent,
-	type PostedStatus,
-	type SimState,
 	type StoredMessage,
 } from '../state.cts';
 import { assertEvolutionBody, isObject, type JsonObject, type Schema } from '../validation.cts';
 import { instanceGuard, requireConnected } from './guards.cts';
-import {
-	assertEvolutionV1Validation,
-	numberSchema,
-	sendOptionsSchema,
-} from './instance-common.cts';
-import { storedPushName, whatsappNumber } from './instance-contacts.cts';
+import { numberSchema, sendOptionsSchema } from './instance-common.cts';
 import { sendMessage } from './instance-messaging.cts';
-import {
-	STATUS_BROADCAST,
-	baileysStatusContent,
-	evolutionStatusFields,
-	formatStatusMessage,
-	recordPostedStatus,
-	refuseLocalPath,
-	statusWebMessageInfo,
-	type FormattedStatus,
-} from './status.cts';
 
 /** Evolution's isNotEmpty(): a present string must not be empty, in its own words. */
 const notEmpty = (name: string, extra: Schema = {}): Schema => ({
@@ -284,94 +266,6 @@ function sendSticker(context: RequestContext) {
 	);
 }
 
-/** The MIME type Baileys gives a status's media (its MIMETYPE_MAP; 1.8.2 converts audio to MP4). */
-const STATUS_MIMETYPES = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mp4' } as const;
-
-/**
- * sendStatus: statusMessageSchema (the restatement of 1.8.2's in the compatibility reference, judged
- * by jsonschema as Evolution does), formatStatusMessage's checks (`allContacts`: the address book),
- * then sendMessageWithTyping to status@broadcast, whose whatsappNumber asks the socket first (500
- * `Connection Closed` when not open). Baileys reads an image or video from its URL (a local path
- * otherwise: 400 ENOENT). Answers Baileys' WebMessageInfo and announces SEND_MESSAGE (1.8.2 runs
- * Baileys with emitOwnEvents off: no MESSAGES_UPSERT).
- */
-function sendStatus(context: RequestContext) {
-	const instance = instanceGuard(context);
-	assertEvolutionV1Validation(context);
-	const status = (context.body as JsonObject).statusMessage as JsonObject;
-	const contacts = [...instance.contacts.values()].map((contact) => ({
-		jid: contactJid(contact.number),
-		pushName: storedPushName(contact),
-	}));
-	const { type, content, audience, recipients } = formatStatusMessage(status, contacts);
-	whatsappNumber(instance, [STATUS_BROADCAST]);
-	if (type === 'image' || type === 'video') refuseLocalPath(content, false);
-	const posted = recordEvolutionStatus(
-		context.core.state,
-		instance,
-		{ type, content, audience, recipients },
-		status,
-		STATUS_MIMETYPES,
-	);
-	const baseUrl = context.core.baseUrl;
-	const { messageType, message } = baileysStatusContent(instance, baseUrl, posted);
-	const answer = statusWebMessageInfo(instance, posted.id, message, posted.timestamp);
-	const file = posted.media && instance.files.get(posted.media.file);
-	const base64 =
-		instance.webhook?.webhook_base64 === true ? file?.data.toString('base64') : undefined;
-	context.events.emit(instance, 'SEND_MESSAGE', {
-		key: answer.key,
-		pushName: instance.profileName,
-		message: base64 === undefined ? message : { ...message, base64 },
-		messageType,
-		messageTimestamp: posted.timestamp,
-		owner: instance.name,
-		source: 'api',
-	});
-	return { status: 201, body: answer };
-}
-
-/**
- * Records a status Evolution API posted (1.8.2 and 2.3.6 alike): a text as it is, a media status's
- * file stored as other sends store theirs, with the MIME type each version gives it.
- */
-export function recordEvolutionStatus(
-	state: SimState,
-	instance: Instance,
-	{ type, content, audience, recipients }: FormattedStatus,
-	status: JsonObject,
-	mimetypes: Record<'image' | 'video' | 'audio', string>,
-): PostedStatus {
-	const media =
-		type === 'text'
-			? undefined
-			: {
-					url: /^https?:\/\//.test(content) ? content : null,
-					mimetype: mimetypes[type],
-					file: storeStatusFile(instance, type, content, mimetypes[type]),
-				};
-	return recordPostedStatus(state, {
-		instance: instance.name,
-		type,
-		...(type === 'text' ? { text: content } : { media }),
-		...evolutionStatusFields(status, type),
-		audience,
-		recipients,
-	});
-}
-
-/** A status's file, stored as other sends store theirs (a URL cannot be fetched: a sample stands in). */
-export function storeStatusFile(
-	instance: Instance,
-	type: 'image' | 'video' | 'audio',
-	content: string,
-	mimetype: string,
-): string {
-	const base64 = content.startsWith('data:') ? content.slice(content.indexOf(',') + 1) : content;
-	const stored = mediaContent(instance, `${type}Message`, base64, { mimetype, fileName: '' });
-	return stored.type === 'media' ? stored.file : '';
-}
-
 /** contactMessage: Evolution's vCard (the same in 1.8.2 and 2.3.6), one card or a contactsArrayMessage. */
 export function contactContent(contacts: JsonObject[]): MessageContent {
 	const cards = contacts.map((contact) => {
@@ -528,7 +422,6 @@ export const instanceMessageExtraRoutes: Route[] = [
 	route('POST', '/message/sendSticker/:instance', sendSticker),
 	route('POST', '/message/sendContact/:instance', sendContact),
 	route('POST', '/message/sendList/:instance', sendList),
-	route('POST', '/message/sendStatus/:instance', sendStatus),
 	route('PUT', '/chat/markMessageAsRead/:instance', markMessageAsRead),
 	route('DELETE', '/chat/deleteMessageForEveryone/:instance', deleteMessageForEveryone),
 	route('PUT', '/chat/updateMessage/:instance', updateMessage),

@@ -1,13 +1,18 @@
-// WhatsApp statuses (stories), shared by the three gateways that post them: Evolution API's
+// WhatsApp statuses (stories), for the three gateways that post them: Evolution API's
 // formatStatusMessage (1.8.2 and 2.3.6 check a status alike), what Baileys makes of a status (the
-// WebMessageInfo Evolution API 1.8.2 and WAHA's NOWEB answer), and the record the simulator keeps of
-// each one (`Simulator.statuses()`). The routes are with their families' sends: instance-message-extras
-// (1.8.2), evolution-v2-messages (2.3.6), waha-messaging (WAHA).
+// WebMessageInfo Evolution API 1.8.2 and WAHA's NOWEB answer), the record the simulator keeps of
+// each one (`Simulator.statuses()`), and Evolution API 1.8.2's sendStatus route. WAHA's routes are
+// in waha-status; 2.3.6's sendStatus stays with its family's sends in evolution-v2-messages.
+import type { RequestContext, Route } from '../core.cts';
 import { evolutionError } from '../errors.cts';
 import { contactJid, newShortMessageId } from '../ids.cts';
 import { fileUrl } from '../render.cts';
 import { postedStatuses, type Instance, type PostedStatus, type SimState } from '../state.cts';
-import type { JsonObject } from '../validation.cts';
+import { type JsonObject } from '../validation.cts';
+import { instanceGuard } from './guards.cts';
+import { assertEvolutionV1Validation } from './instance-common.cts';
+import { storedPushName, whatsappNumber } from './instance-contacts.cts';
+import { mediaContent } from './instance-message-extras.cts';
 
 /** The chat every status is sent to. */
 export const STATUS_BROADCAST = 'status@broadcast';
@@ -200,3 +205,102 @@ export function statusWebMessageInfo(
 		participant: ownDeviceJid(instance),
 	};
 }
+
+// Evolution API 1.8.2 (the instance family): /message/sendStatus.
+
+/** The MIME type Baileys gives a status's media (its MIMETYPE_MAP; 1.8.2 converts audio to MP4). */
+const STATUS_MIMETYPES = { image: 'image/jpeg', video: 'video/mp4', audio: 'audio/mp4' } as const;
+
+/**
+ * sendStatus: statusMessageSchema (the restatement of 1.8.2's in the compatibility reference, judged
+ * by jsonschema as Evolution does), formatStatusMessage's checks (`allContacts`: the address book),
+ * then sendMessageWithTyping to status@broadcast, whose whatsappNumber asks the socket first (500
+ * `Connection Closed` when not open). Baileys reads an image or video from its URL (a local path
+ * otherwise: 400 ENOENT). Answers Baileys' WebMessageInfo and announces SEND_MESSAGE (1.8.2 runs
+ * Baileys with emitOwnEvents off: no MESSAGES_UPSERT).
+ */
+export function sendStatus(context: RequestContext) {
+	const instance = instanceGuard(context);
+	assertEvolutionV1Validation(context);
+	const status = (context.body as JsonObject).statusMessage as JsonObject;
+	const contacts = [...instance.contacts.values()].map((contact) => ({
+		jid: contactJid(contact.number),
+		pushName: storedPushName(contact),
+	}));
+	const { type, content, audience, recipients } = formatStatusMessage(status, contacts);
+	whatsappNumber(instance, [STATUS_BROADCAST]);
+	if (type === 'image' || type === 'video') refuseLocalPath(content, false);
+	const posted = recordEvolutionStatus(
+		context.core.state,
+		instance,
+		{ type, content, audience, recipients },
+		status,
+		STATUS_MIMETYPES,
+	);
+	const baseUrl = context.core.baseUrl;
+	const { messageType, message } = baileysStatusContent(instance, baseUrl, posted);
+	const answer = statusWebMessageInfo(instance, posted.id, message, posted.timestamp);
+	const file = posted.media && instance.files.get(posted.media.file);
+	const base64 =
+		instance.webhook?.webhook_base64 === true ? file?.data.toString('base64') : undefined;
+	context.events.emit(instance, 'SEND_MESSAGE', {
+		key: answer.key,
+		pushName: instance.profileName,
+		message: base64 === undefined ? message : { ...message, base64 },
+		messageType,
+		messageTimestamp: posted.timestamp,
+		owner: instance.name,
+		source: 'api',
+	});
+	return { status: 201, body: answer };
+}
+
+/**
+ * Records a status Evolution API posted (1.8.2 and 2.3.6 alike): a text as it is, a media status's
+ * file stored as other sends store theirs, with the MIME type each version gives it.
+ */
+export function recordEvolutionStatus(
+	state: SimState,
+	instance: Instance,
+	{ type, content, audience, recipients }: FormattedStatus,
+	status: JsonObject,
+	mimetypes: Record<'image' | 'video' | 'audio', string>,
+): PostedStatus {
+	const media =
+		type === 'text'
+			? undefined
+			: {
+					url: /^https?:\/\//.test(content) ? content : null,
+					mimetype: mimetypes[type],
+					file: storeStatusFile(instance, type, content, mimetypes[type]),
+				};
+	return recordPostedStatus(state, {
+		instance: instance.name,
+		type,
+		...(type === 'text' ? { text: content } : { media }),
+		...evolutionStatusFields(status, type),
+		audience,
+		recipients,
+	});
+}
+
+/** A status's file, stored as other sends store theirs (a URL cannot be fetched: a sample stands in). */
+export function storeStatusFile(
+	instance: Instance,
+	type: 'image' | 'video' | 'audio',
+	content: string,
+	mimetype: string,
+): string {
+	const base64 = content.startsWith('data:') ? content.slice(content.indexOf(',') + 1) : content;
+	const stored = mediaContent(instance, `${type}Message`, base64, { mimetype, fileName: '' });
+	return stored.type === 'media' ? stored.file : '';
+}
+
+export const evolutionV1StatusRoutes: Route[] = [
+	{
+		method: 'POST',
+		pattern: '/message/sendStatus/:instance',
+		family: 'instance',
+		handler: sendStatus,
+	},
+];
