@@ -49,6 +49,7 @@ import {
 	replacingRegistrar,
 } from './webhook/registration';
 import { firstRunsOnly, tagged } from './processed-messages';
+import { noteTaken, triggerKey } from './unstarted-messages';
 import { Redactor } from '../shared/secrets';
 import { triggerFields } from './fields';
 import { collection, fromVersion3, readFilters, readOutput } from './settings';
@@ -273,7 +274,10 @@ export class MessagingGatewayTrigger implements INodeType {
 				const built = delivery.toItem.call(this, output, filters, secrets);
 				const item = built instanceof Promise ? await built : built;
 				// Messages only are recorded as run (see processed-messages.ts).
-				if (time !== undefined) tagged(item, { digest });
+				if (time !== undefined) {
+					tagged(item, { digest });
+					noteTaken(triggerKey.call(this), digest, time, now);
+				}
 				const caughtUp = await caughtUpItems.call(this, {
 					registration,
 					staticData,

@@ -38,6 +38,13 @@ import type { WatchedResponse } from './delivery-memory';
 import type { OurRegistration, TriggerStaticData } from './webhook/registration';
 import { LOG_PREFIX } from './webhook/registration';
 import { tagged } from './processed-messages';
+import {
+	noteTaken,
+	putBack,
+	START_OVERDUE_SECONDS,
+	takeOverdue,
+	triggerKey,
+} from './unstarted-messages';
 import { Redactor } from '../shared/secrets';
 
 /** How each gateway gives back the messages of a span. */
@@ -118,20 +125,24 @@ function spanToRead(
 	gapSince: number,
 	hours: number,
 	now: number,
+	rereadFrom?: number,
 ): { since: number; until: number; sweep: boolean } | undefined {
 	if (CATCH_UP_DUE.has(trigger)) {
 		const since = catchUpFrom(gapSince, hours, now);
 		return since === undefined ? undefined : { since, until: now, sweep: false };
 	}
-	const last = READ_BACK.get(trigger);
+	let last = READ_BACK.get(trigger);
 	if (!last) {
 		// This process's first delivery since the activation: the sweeps start from it.
-		READ_BACK.set(trigger, { until: gapSince || now, readAt: now });
-		return undefined;
+		last = { until: gapSince || now, readAt: now };
+		READ_BACK.set(trigger, last);
+		if (rereadFrom === undefined) return undefined;
 	}
-	if (now - last.readAt < SWEEP_EVERY_SECONDS) return undefined;
+	// Messages whose execution never started (unstarted-messages.ts) are read back at once.
+	if (rereadFrom === undefined && now - last.readAt < SWEEP_EVERY_SECONDS) return undefined;
 	const until = now - SWEEP_GRACE_SECONDS;
-	const since = catchUpFrom(Math.max(gapSince, last.until - SWEEP_OVERLAP_SECONDS), hours, now);
+	const from = Math.min(last.until, rereadFrom ?? Infinity) - SWEEP_OVERLAP_SECONDS;
+	const since = catchUpFrom(Math.max(gapSince, from), hours, now);
 	if (since === undefined || since >= until) return undefined;
 	READ_BACK.set(trigger, { ...last, readAt: now });
 	return { since, until, sweep: true };
@@ -267,8 +278,29 @@ export async function caughtUpItems(
 	const trigger = registration.token;
 	const gapSince = gapStart(staticData);
 	if (!filters.events.includes('MESSAGES_UPSERT') || heldBy(trigger)) return [];
-	const span = spanToRead(trigger, gapSince, run.hours, now);
-	if (!span) return [];
+	const key = triggerKey.call(this);
+	const unstarted = run.hours > 0 ? takeOverdue(key, now) : [];
+	const span = spanToRead(
+		trigger,
+		gapSince,
+		run.hours,
+		now,
+		unstarted.length > 0 ? Math.min(...unstarted.map((each) => each.messageTime)) : undefined,
+	);
+	if (!span) {
+		putBack(key, unstarted);
+		return [];
+	}
+	if (unstarted.length > 0) {
+		this.logger.warn(
+			`${LOG_PREFIX} n8n took ${unstarted.length} message(s) ${START_OVERDUE_SECONDS} s ago or more and never started their execution here: they are read back from the gateway`,
+		);
+	}
+	// Taken again when read back; what ran meanwhile elsewhere the store leaves out.
+	for (const { digest } of unstarted) {
+		DELIVERIES.forget(trigger, digest);
+		staticData.delivered = recordWithout(staticData.delivered, digest);
+	}
 	const { since, until, sweep } = span;
 	const release = catchUpStarts(trigger, this.getResponseObject());
 	const taken: string[] = [];
@@ -306,6 +338,7 @@ export async function caughtUpItems(
 				this.getResponseObject(),
 			);
 			taken.push(digest);
+			noteTaken(key, digest, time, now);
 			const item = await delivery.toItem.call(this, run.output, filters, run.secrets);
 			item.json.caughtUp = true;
 			items.push({ item: tagged(item, { digest }), time });
@@ -326,6 +359,7 @@ export async function caughtUpItems(
 			DELIVERIES.forget(trigger, digest);
 			staticData.delivered = recordWithout(staticData.delivered, digest);
 		}
+		putBack(key, unstarted);
 		const reason = new Redactor(run.secrets).text(messageOf(error));
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {

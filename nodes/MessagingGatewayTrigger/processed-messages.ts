@@ -26,6 +26,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { rewriteLater, runMarker } from './run-markers';
+import { noteStarted, triggerKey } from './unstarted-messages';
 import { LOG_PREFIX } from './webhook/registration';
 
 /** The property webhook() puts on each item for execute(), which takes it off again. */
@@ -275,7 +276,13 @@ export async function firstRunsOnly(this: IExecuteFunctions): Promise<INodeExecu
 	const items = this.getInputData();
 	const tags = items.map(tagOf);
 	const digests = [...new Set(tags.flatMap((tag) => (tag ? [tag.digest] : [])))];
-	if (digests.length === 0 || PERSON_STARTED.has(this.getMode())) return [items.map(untagged)];
+	const personStarted = PERSON_STARTED.has(this.getMode());
+	if (digests.length > 0) {
+		// This process's own deliveries starting here: n8n's regular mode (unstarted-messages.ts).
+		const takenHere = !personStarted && tags.some((tag) => tag?.takenBy === THIS_PROCESS);
+		noteStarted(triggerKey.call(this), digests, takenHere);
+	}
+	if (digests.length === 0 || personStarted) return [items.map(untagged)];
 
 	const sharedAcrossProcesses = tags.some((tag) => tag && tag.takenBy !== THIS_PROCESS);
 	const ranBefore = await ranBeforeOf.call(this, digests, sharedAcrossProcesses);

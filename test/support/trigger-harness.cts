@@ -85,6 +85,12 @@ export interface TriggerHarness {
 	/** n8n fails to store the next `count` executions webhook() starts: it answers 500, saves nothing. */
 	failNextExecutionStores(count: number): void;
 	/**
+	 * n8n stores the next `count` executions webhook() starts and answers 200, then fails each
+	 * before its first step (a database connection it could not get): the trigger's execute()
+	 * never runs, and nothing is saved.
+	 */
+	failNextExecutionStarts(count: number): void;
+	/**
 	 * n8n stores no execution webhook() starts (a busy database) until the returned function is
 	 * called; then it stores them and answers.
 	 */
@@ -222,6 +228,7 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 	let nodeType = options.nodeType ?? new MessagingGatewayTrigger();
 	const received: ReceivedRequest[] = [];
 	let failingStores = 0;
+	let failingStarts = 0;
 	let storesHeld: Promise<void> | undefined;
 	const credentialsHelper = new TestCredentialsHelper(
 		{ messagingGatewayApi: new MessagingGatewayApi() },
@@ -328,7 +335,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 						failingStores--;
 						throw new Error('There was a problem executing the workflow');
 					}
-					if (result.workflowData) {
+					if (result.workflowData && failingStarts > 0) {
+						failingStarts--;
+					} else if (result.workflowData) {
 						delivery.execution = await runExecution(result.workflowData[0]);
 					} else saveStaticData(requestWorkflow);
 					delivery.answeredBy = httpResponse.headersSent ? 'node' : 'n8n';
@@ -491,6 +500,9 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 			}),
 		failNextExecutionStores: (count) => {
 			failingStores = count;
+		},
+		failNextExecutionStarts: (count) => {
+			failingStarts = count;
 		},
 		holdExecutionStores: () => {
 			let release = () => {};

@@ -143,24 +143,39 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 	});
 
 	it.each([
-		{ later: 20, runs: [['before'], ['soon after'], ['after a while']] },
-		{ later: 35, runs: [['before'], ['soon after'], ['↺ lost', 'after a while']] },
+		{ failure: 'answered 500', later: 20, runs: [['before'], ['soon after'], ['after a while']] },
+		{
+			failure: 'answered 500',
+			later: 35,
+			runs: [['before'], ['soon after'], ['↺ lost', 'after a while']],
+		},
+		// n8n acknowledged it, then failed its execution before the first step: only a read-back runs it.
+		{ failure: 'answered 200', later: 60, runs: [['before'], ['soon after'], ['after a while']] },
+		{
+			failure: 'answered 200',
+			later: 150,
+			runs: [['before'], ['soon after'], ['↺ lost', 'after a while']],
+		},
 	])(
-		'n8n answered a delivery with an error and ran on (the gateway does not try again): the next delivery $later s later runs $runs',
-		async ({ later, runs: expected }) => {
+		'n8n $failure to a delivery it never ran, and ran on (the gateway does not try again): the next delivery $later s later runs $runs',
+		async ({ failure, later, runs: expected }) => {
 			const harness = await start();
 			await write(harness, 'before', 50);
-			harness.failNextExecutionStores(1);
+			if (failure === 'answered 500') harness.failNextExecutionStores(1);
+			else harness.failNextExecutionStarts(1);
 			await write(harness, 'lost', 45);
+			expect(String(harness.deliveries.at(-1)?.status)).toBe(failure.slice(-3));
 			await write(harness, 'soon after', 0);
 			// Time passes (only the clock moves: the trigger reads it as Date.now()).
 			clockAhead(later);
 			try {
 				await write(harness, 'after a while', 0);
+				// Read back once: the next delivery reads nothing again.
+				await write(harness, 'then', 0);
 			} finally {
 				jest.useRealTimers();
 			}
-			expect(runs(harness)).toEqual(expected);
+			expect(runs(harness)).toEqual([...expected, ['then']]);
 		},
 	);
 
