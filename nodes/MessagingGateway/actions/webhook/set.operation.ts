@@ -7,7 +7,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { isHttpUrl } from '../../helpers/urls';
-import { EVENT_OPTIONS, INSTANCE_EVENTS } from '../../../shared/events';
+import { INSTANCE_EVENTS } from '../../../shared/events';
+import { EVENT_OPTIONS } from '../../../shared/gateways/catalog/event-options';
 import { gatewayApiRequest, gatewayPath } from '../../../shared/transport';
 import { readSession, sessionFields, showOnlyFor } from '../common/descriptions';
 import { readBoolean, readText, textFrom } from '../../helpers/fields';
