@@ -42,12 +42,8 @@ import type {
 	WantedRegistration,
 	WebhookRegistrar,
 } from './webhook/registration';
-import {
-	checkedNumber,
-	LOG_PREFIX,
-	MESSAGING_GATEWAY_WEBHOOKS,
-	replacingRegistrar,
-} from './webhook/registration';
+import { checkedNumber, LOG_PREFIX, replacingRegistrar } from './webhook/registration';
+import { MESSAGING_GATEWAY_WEBHOOKS } from './webhook/remote-webhook';
 import { firstRunsOnly, tagged } from './processed-messages';
 import { noteTaken, triggerKey } from './unstarted-messages';
 import { Redactor } from '../shared/secrets';

@@ -18,10 +18,10 @@ import {
 	wahaReasonToIgnore,
 } from './gateways/waha/deliveries';
 import type { Delivery, DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
+import { envelopeProblem } from './webhook/envelope';
 import {
 	deliveryIdentity,
 	deliveryToItem,
-	envelopeProblem,
 	messageTime,
 	reasonToIgnore,
 	tokensMatch,

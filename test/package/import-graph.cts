@@ -39,3 +39,8 @@ export const IMPORTS = new Map(
 export const EDGES = [...IMPORTS].flatMap(([from, targets]) =>
 	[...targets].map((to) => ({ from, to })),
 );
+
+/** A source file's lines. */
+export function lineCount(file: string): number {
+	return fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').length - 1;
+}

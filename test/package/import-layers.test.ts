@@ -1,10 +1,11 @@
 /**
- * The package's imports run one way (docs/development.md, "(imports)"): read from the source, every
+ * Files a person reads at once (at most 400 lines each), and imports that run one way
+ * (docs/development.md, "(imports)"): read from the source, every
  * relative import of nodes/ and credentials/. No file reaches itself through others, no two folders
  * import each other (a folder's own files against another folder with what is under it), and the
  * shared core imports neither node, nor one node the other.
  */
-import { EDGES, FILES, IMPORTS } from './import-graph.cts';
+import { EDGES, FILES, IMPORTS, lineCount } from './import-graph.cts';
 
 const folderOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
 const isUnder = (file: string, folder: string) => file.startsWith(`${folder}/`);
@@ -74,5 +75,14 @@ describe('the package’s imports run one way', () => {
 	])('nothing under $from imports $to', ({ from, to }) => {
 		const wrong = EDGES.filter((edge) => edge.from.startsWith(from) && edge.to.startsWith(to));
 		expect(wrong).toEqual([]);
+	});
+});
+
+describe('files a person reads at once', () => {
+	it('no source file is over 400 lines', () => {
+		const long = FILES.filter((file) => lineCount(file) > 400).map(
+			(file) => `${file}: ${lineCount(file)}`,
+		);
+		expect(long).toEqual([]);
 	});
 });

@@ -15,10 +15,12 @@ import type {
 } from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
 import {
 	deliveryToItem,
-	envelopeProblem,
-	MAX_DELIVERY_NESTING,
 	tokensMatch,
 } from '../../nodes/MessagingGatewayTrigger/webhook/deliveries';
+import {
+	envelopeProblem,
+	MAX_DELIVERY_NESTING,
+} from '../../nodes/MessagingGatewayTrigger/webhook/envelope';
 import { credentialApiKey } from '../../nodes/MessagingGatewayTrigger/credential-key';
 import { checkedEvents } from '../../nodes/MessagingGatewayTrigger/webhook/registration';
 import { apiKeyValues, Redactor } from '../../nodes/shared/secrets';

@@ -22,13 +22,8 @@ import { textOf } from '../../../shared/message-text';
 import { gatewayApiRequest, gatewayDownloadFile, gatewayPath } from '../../../shared/transport';
 import { asObject, isNonEmptyText, unixSeconds } from '../../../shared/values';
 import type { DeliveryFilters, DeliveryOutput } from '../../webhook/deliveries';
-import {
-	chatIsListed,
-	EXTENSION_BY_MIME,
-	MAX_DELIVERY_NESTING,
-	nestsDeeperThan,
-	withBinary,
-} from '../../webhook/deliveries';
+import { chatIsListed, EXTENSION_BY_MIME, withBinary } from '../../webhook/deliveries';
+import { MAX_DELIVERY_NESTING, nestsDeeperThan } from '../../webhook/envelope';
 import { chatLabelFields, editedLabelFields } from '../../webhook/label-events';
 import { LOG_PREFIX } from '../../webhook/registration';
 import { Redactor } from '../../../shared/secrets';
