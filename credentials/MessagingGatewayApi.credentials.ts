@@ -66,7 +66,7 @@ export class MessagingGatewayApi implements ICredentialType {
 				{
 					name: 'Evolution API v2',
 					value: 'evolutionV2',
-					description: 'Evolution API 2.x (2.3.6 or later)',
+					description: 'Evolution API 2.x (checked with 2.3.0 to 2.4.0)',
 				},
 				{
 					name: 'WAHA',

@@ -39,7 +39,7 @@ const SIMPLIFY = {
 export const triggerFields: INodeProperties[] = [
 	{
 		displayName:
-			"While active, this trigger sets the session's webhook and puts the previous one back when it stops (see the README's trigger section)",
+			"While active, this trigger registers its webhook on the session (on WAHA beside any others) and undoes that when it stops: see the README's trigger section",
 		name: 'oneWebhookNotice',
 		type: 'notice',
 		default: '',
