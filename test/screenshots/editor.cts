@@ -318,6 +318,24 @@ function actionLabels(description: INodeTypeDescription, node: INode): string[] 
 	);
 }
 
+/** The canvas subtitle of an action node ("Message: Send Text"): its resource and operation as named. */
+function subtitleOf(description: INodeTypeDescription, node: INode): string {
+	const nameOf = (field: string) => {
+		const property = shownFields(description, node).find((each) => each.name === field);
+		const options = (property?.options ?? []) as INodePropertyOptions[];
+		return options.find((option) => option.value === node.parameters[field])?.name;
+	};
+	return `${nameOf('resource')}: ${nameOf('operation')}`;
+}
+
+/** The nodes panel's entries for the trigger's events (n8n labels them by each option's action). */
+function triggerPanelLabels(trigger: INodeTypeDescription): string[] {
+	const events = trigger.properties.find((property) => property.name === 'events');
+	return ((events?.options ?? []) as INodePropertyOptions[])
+		.slice(0, 3)
+		.map((option) => option.action ?? option.name);
+}
+
 const byTestId = (page: Page | Locator | FrameLocator, id: string) =>
 	page.locator(`[data-test-id="${id}"]`);
 
@@ -532,6 +550,26 @@ export const EDITOR_VIEWS: EditorView[] = [
 		],
 	},
 	{
+		name: 'nodes-panel-trigger',
+		caption: 'The nodes panel, searching "whatsapp": the trigger and its events as entries',
+		show: async (page, sandbox) => {
+			// A new workflow: its first step is a trigger, so the panel lists the trigger's events.
+			await page.goto(`${sandbox.n8n.url}/workflow/new`);
+			await byTestId(page, 'canvas-add-button').click();
+			await byTestId(page, 'node-creator-search-bar').fill('whatsapp');
+			// n8n lists the action node and the trigger as one entry, named after the action node.
+			const { action, trigger } = builtNodes();
+			await byTestId(page, 'node-creator-item-name')
+				.filter({ hasText: action.displayName })
+				.first()
+				.click();
+			const firstEvent = page.getByText(triggerPanelLabels(trigger)[0], { exact: true });
+			await firstEvent.click({ trial: true });
+			await page.mouse.move(VIEWPORT.width / 5, VIEWPORT.height / 4);
+		},
+		expectedTexts: ({ action, trigger }) => [action.displayName, ...triggerPanelLabels(trigger)],
+	},
+	{
 		name: 'send-text',
 		caption: 'Message → Send Text with its credential, after a run',
 		show: async (page, sandbox) => {
@@ -586,9 +624,11 @@ export const EDITOR_VIEWS: EditorView[] = [
 			await byTestId(canvas, 'logs-overview-header').click();
 			await byTestId(canvas, 'log-details-output').waitFor();
 		},
-		expectedTexts: (_built, sandbox) => [
+		expectedTexts: ({ action }, sandbox) => [
 			...sandbox.echoBot.json.nodes.map((node) => node.name),
 			`Echo: ${CUSTOMER_TEXT}`,
+			// The canvas names what the action node does, not its raw values ("sendText: message").
+			subtitleOf(action, actionNodeOf(sandbox.echoBot.json)),
 		],
 	},
 	{
