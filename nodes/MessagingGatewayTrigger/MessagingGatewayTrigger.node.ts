@@ -213,7 +213,14 @@ export class MessagingGatewayTrigger implements INodeType {
 		try {
 			filters = readFilters.call(this);
 			options = collection.call(this, 'options');
-			output = readOutput(options, fromVersion3(this, 'simplify', options));
+			output = readOutput(
+				options,
+				fromVersion3(this, 'simplify', options),
+				// Read only where it matters: most triggers take no QR code events.
+				filters.events.includes('QRCODE_UPDATED')
+					? fromVersion3(this, 'qrCodeAsBinary', options)
+					: undefined,
+			);
 		} catch (error) {
 			// Settings that stopped being usable (an expression) ignore deliveries; they never crash.
 			const reason = messageOf(error);

@@ -11,9 +11,10 @@ import { CATCH_UP_HOURS } from './catch-up';
 import { REDELIVER_MINUTES } from './delivery-memory';
 
 /**
- * Version 3 shows Ignore Own Messages and Simplify as fields of their own: both are on by default
- * and change what reaches the workflow, which a collection hides until a user adds them. Versions
- * 1 and 2 keep them inside Filters and Options, as workflows saved with them have them.
+ * Version 3 shows Ignore Own Messages, Simplify and QR Code as Binary as fields of their own: each
+ * is on by default and changes what reaches the workflow, which a collection hides until a user
+ * adds them. Versions 1 and 2 keep them inside Filters and Options, as workflows saved with them
+ * have them.
  */
 const BEFORE_3 = { '@version': [{ _cnd: { lt: 3 } }] };
 const FROM_3 = { '@version': [{ _cnd: { gte: 3 } }] };
@@ -36,6 +37,14 @@ const SIMPLIFY = {
 		'Whether to return a simplified version of the event (chat, message ID, sender, text…) with the untouched payload under "raw"',
 } satisfies INodeProperties;
 
+const QR_CODE_AS_BINARY = {
+	displayName: 'QR Code as Binary',
+	name: 'qrCodeAsBinary',
+	type: 'boolean',
+	default: true,
+	description: 'Whether QR code events output the QR code as a PNG in the binary field "data"',
+} satisfies INodeProperties;
+
 export const triggerFields: INodeProperties[] = [
 	{
 		displayName:
@@ -56,6 +65,8 @@ export const triggerFields: INodeProperties[] = [
 	},
 	{ ...IGNORE_OWN_MESSAGES, displayOptions: { show: FROM_3 } },
 	{ ...SIMPLIFY, displayOptions: { show: FROM_3 } },
+	// Shown once QR Code Updated is among the events: only those events have a QR code.
+	{ ...QR_CODE_AS_BINARY, displayOptions: { show: { ...FROM_3, events: ['QRCODE_UPDATED'] } } },
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -119,14 +130,7 @@ export const triggerFields: INodeProperties[] = [
 				description:
 					'Whether to ask the gateway for the phone number of a person the event names only by LID (…@lid), so "phone" and "senderPhone" are filled in. Costs one request per new person before the workflow starts (kept a day; unknown numbers are asked again after 10 minutes). WAHA answers from its LID map; Evolution API from the group\'s members (group messages) and its number check (direct chats), which know a number only sometimes; the Messaging Gateway API has no such lookup. A number the gateway does not know stays null.',
 			},
-			{
-				displayName: 'QR Code as Binary',
-				name: 'qrCodeAsBinary',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether QR code events output the QR code as a PNG in the binary field "data"',
-			},
+			{ ...QR_CODE_AS_BINARY, displayOptions: { show: BEFORE_3 } },
 			{
 				displayName: 'Redeliver For (Minutes)',
 				name: 'redeliverMinutes',

@@ -79,7 +79,7 @@ export function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryF
  */
 export function fromVersion3(
 	context: IHookFunctions | IWebhookFunctions,
-	name: 'ignoreOwnMessages' | 'simplify',
+	name: 'ignoreOwnMessages' | 'simplify' | 'qrCodeAsBinary',
 	collectionValues: IDataObject,
 ): unknown {
 	return context.getNode().typeVersion >= 3
@@ -87,11 +87,15 @@ export function fromVersion3(
 		: collectionValues[name];
 }
 
-/** How deliveries become items; `simplify` as fromVersion3 read it. */
-export function readOutput(options: IDataObject, simplify: unknown): DeliveryOutput {
+/** How deliveries become items; `simplify` and `qrCodeAsBinary` as fromVersion3 read them. */
+export function readOutput(
+	options: IDataObject,
+	simplify: unknown,
+	qrCodeAsBinary: unknown,
+): DeliveryOutput {
 	return {
 		simplify: simplify !== false,
-		qrCodeAsBinary: options.qrCodeAsBinary !== false,
+		qrCodeAsBinary: qrCodeAsBinary !== false,
 		includeMedia: options.includeMedia === true,
 		lookUpPhoneNumbers: options.lookUpPhoneNumbers === true,
 	};

@@ -16,42 +16,50 @@ const events = (properties.find((property) => property.name === 'events')?.optio
 
 describe('the trigger form', () => {
 	// n8n's own displayParameter decides what a node of each version shows.
-	it.each<{ version: number; topLevel: string[]; inCollections: string[] }>([
-		{ version: 3, topLevel: ['ignoreOwnMessages', 'simplify'], inCollections: [] },
-		{ version: 2, topLevel: [], inCollections: ['ignoreOwnMessages', 'simplify'] },
-		{ version: 1, topLevel: [], inCollections: ['ignoreOwnMessages', 'simplify'] },
+	const OWN_FIELDS = ['ignoreOwnMessages', 'simplify', 'qrCodeAsBinary'];
+	// QR Code as Binary shows (version 3) once QR Code Updated is among the events.
+	it.each<{ version: number; events: string[]; topLevel: string[]; inCollections: string[] }>([
+		{
+			version: 3,
+			events: ['MESSAGES_UPSERT'],
+			topLevel: ['ignoreOwnMessages', 'simplify'],
+			inCollections: [],
+		},
+		{ version: 3, events: ['QRCODE_UPDATED'], topLevel: OWN_FIELDS, inCollections: [] },
+		{ version: 2, events: ['QRCODE_UPDATED'], topLevel: [], inCollections: OWN_FIELDS },
+		{ version: 1, events: ['MESSAGES_UPSERT'], topLevel: [], inCollections: OWN_FIELDS },
 	])(
-		'version $version shows the defaults that change the output where they are: $topLevel',
-		({ version, topLevel, inCollections }) => {
+		'version $version with $events shows the defaults that change the output where they are: $topLevel',
+		({ version, events: chosen, topLevel, inCollections }) => {
 			const node = {
 				id: 'trigger',
 				name: 'On Message',
 				type: 'n8n-nodes-messaging-gateway.messagingGatewayTrigger',
 				typeVersion: version,
 				position: [0, 0] as [number, number],
-				parameters: {},
+				parameters: { events: chosen },
 			};
 			const description = new MessagingGatewayTrigger().description;
 			const shown = (property: INodeProperties, values: INodeParameters) =>
 				NodeHelpers.displayParameter(values, property, node, description);
 			const shownTopLevel = properties
-				.filter((property) => ['ignoreOwnMessages', 'simplify'].includes(property.name))
-				.filter((property) => shown(property, {}))
+				.filter((property) => OWN_FIELDS.includes(property.name))
+				.filter((property) => shown(property, { events: chosen }))
 				.map((property) => property.name);
 			const collectionChildren = properties
 				.filter((property) => property.type === 'collection')
 				.flatMap((property) => (property.options ?? []) as INodeProperties[])
-				.filter((child) => ['ignoreOwnMessages', 'simplify'].includes(child.name))
-				.filter((child) => shown(child, {}))
+				.filter((child) => OWN_FIELDS.includes(child.name))
+				.filter((child) => shown(child, { events: chosen }))
 				.map((child) => child.name);
-			expect({ shownTopLevel, collectionChildren }).toEqual({
+			expect({ shownTopLevel, collectionChildren: collectionChildren.sort() }).toEqual({
 				shownTopLevel: topLevel,
-				collectionChildren: inCollections,
+				collectionChildren: [...inCollections].sort(),
 			});
 			if (version === 3) {
 				expect(
 					properties.filter((property) => topLevel.includes(property.name)).map((p) => p.default),
-				).toEqual([true, true]);
+				).toEqual(topLevel.map(() => true));
 			}
 		},
 	);

@@ -357,3 +357,25 @@ describe('no secret reaches an error', () => {
 		expect(everythingFrom(harness, [error])).not.toContain(url.split('token=')[1].toLowerCase());
 	});
 });
+
+describe('QR Code as Binary, where each version of the trigger has it', () => {
+	it.each([
+		{ version: 3, parameters: {}, binary: true },
+		{ version: 3, parameters: { qrCodeAsBinary: false }, binary: false },
+		// Version 3 shows it as a field of its own and reads it there only.
+		{ version: 3, parameters: { options: { qrCodeAsBinary: false } }, binary: true },
+		{ version: 2, parameters: {}, binary: true },
+		{ version: 2, parameters: { options: { qrCodeAsBinary: false } }, binary: false },
+	])('version $version with $parameters: a binary QR code $binary', async (row) => {
+		const harness = await testbed.start(
+			{ session: PAIRING_SESSION, events: ['QRCODE_UPDATED'], ...row.parameters },
+			undefined,
+			row.version,
+		);
+		await harness.activate();
+		await qrCode(harness);
+		await harness.waitForDeliveries(1);
+		const [item] = harness.executions()[0];
+		expect(item.binary?.data !== undefined).toBe(row.binary);
+	});
+});
