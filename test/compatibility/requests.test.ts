@@ -841,7 +841,8 @@ beforeAll(async () => {
 			auth: sent.requests.map((request) => request.auth),
 		});
 	}
-});
+	// Every operation on every gateway, each variant: about 25 s on an idle machine, more on a busy one.
+}, 300_000);
 
 describe('the requests of every operation', () => {
 	it('covers every operation of the node once, in its order', () => {
