@@ -82,9 +82,12 @@ export function rewriteLater(
 		rewrites.markers.delete(marker);
 		rewrites.markers.set(marker, { marker, writtenAt: now, dueAt: now + FIRST_REWRITE_MS });
 	}
-	for (const oldest of rewrites.markers.keys()) {
-		if (rewrites.markers.size <= REMEMBERED_MARKERS) break;
-		rewrites.markers.delete(oldest);
+	// Walked only when over (a Map's front keeps the holes its deletions leave).
+	if (rewrites.markers.size > REMEMBERED_MARKERS) {
+		for (const oldest of rewrites.markers.keys()) {
+			if (rewrites.markers.size <= REMEMBERED_MARKERS) break;
+			rewrites.markers.delete(oldest);
+		}
 	}
 	REWRITES.set(key, rewrites);
 	if (!rewrites.running) {

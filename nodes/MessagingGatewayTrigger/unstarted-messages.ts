@@ -12,6 +12,8 @@
  */
 import type { IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 
+import { OldestFirstMap } from './oldest-first-map';
+
 /** How long after n8n took a message its execution must have started in this process... */
 export const START_OVERDUE_SECONDS = 120;
 /** ...and how long the trigger keeps looking for it (a gateway keeps messages longer). */
@@ -26,8 +28,11 @@ export interface TakenMessage {
 	messageTime: number;
 }
 
-/** Per trigger, the messages taken in this process whose execution has not started here. */
-const WAITING = new Map<string, Map<string, TakenMessage>>();
+/**
+ * Per trigger, the messages taken in this process whose execution has not started here, oldest
+ * first (an OldestFirstMap: a plain Map walks over every entry deleted from its front).
+ */
+const WAITING = new Map<string, OldestFirstMap<TakenMessage>>();
 /** Triggers whose executions run in this process (n8n's regular mode). */
 const STARTED_HERE = new Set<string>();
 
@@ -38,12 +43,11 @@ export function triggerKey(this: IWebhookFunctions | IExecuteFunctions): string 
 
 /** webhook() took a message (live or read back) into an execution n8n is to store. */
 export function noteTaken(key: string, digest: string, messageTime: number, now: number): void {
-	const waiting = WAITING.get(key) ?? new Map<string, TakenMessage>();
-	waiting.delete(digest);
+	const waiting = WAITING.get(key) ?? new OldestFirstMap<TakenMessage>();
 	waiting.set(digest, { digest, takenAt: now, messageTime });
-	for (const [oldest, taken] of waiting) {
-		if (waiting.size <= REMEMBERED && now - taken.takenAt <= GIVE_UP_SECONDS) break;
-		waiting.delete(oldest);
+	for (let oldest = waiting.oldest(); oldest; oldest = waiting.oldest()) {
+		if (waiting.size <= REMEMBERED && now - oldest[1].takenAt <= GIVE_UP_SECONDS) break;
+		waiting.deleteOldest();
 	}
 	WAITING.set(key, waiting);
 }
@@ -68,9 +72,10 @@ export function takeOverdue(key: string, now: number): TakenMessage[] {
 	const waiting = WAITING.get(key);
 	if (!waiting || !STARTED_HERE.has(key)) return [];
 	const overdue: TakenMessage[] = [];
-	for (const [digest, taken] of waiting) {
+	for (let oldest = waiting.oldest(); oldest; oldest = waiting.oldest()) {
+		const taken = oldest[1];
 		if (now - taken.takenAt < START_OVERDUE_SECONDS) break;
-		waiting.delete(digest);
+		waiting.deleteOldest();
 		if (now - taken.takenAt <= GIVE_UP_SECONDS) overdue.push(taken);
 	}
 	return overdue;
@@ -78,9 +83,14 @@ export function takeOverdue(key: string, now: number): TakenMessage[] {
 
 /** Messages takeOverdue gave that could not be read back now: the next delivery tries again. */
 export function putBack(key: string, messages: TakenMessage[]): void {
-	const waiting = WAITING.get(key) ?? new Map<string, TakenMessage>();
-	const rest = [...waiting.values()];
-	waiting.clear();
+	if (messages.length === 0) return;
+	const waiting = WAITING.get(key) ?? new OldestFirstMap<TakenMessage>();
+	// Rare (a read that failed): rebuilt with them first, as the oldest.
+	const rest: TakenMessage[] = [];
+	for (let oldest = waiting.oldest(); oldest; oldest = waiting.oldest()) {
+		rest.push(oldest[1]);
+		waiting.deleteOldest();
+	}
 	for (const taken of [...messages, ...rest]) waiting.set(taken.digest, taken);
 	WAITING.set(key, waiting);
 }
