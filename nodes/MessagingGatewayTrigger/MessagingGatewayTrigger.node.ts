@@ -17,6 +17,7 @@ import type { GatewayName } from '../shared/transport';
 import { selectedGateway } from '../shared/transport';
 import {
 	CATCH_UP_HOURS,
+	carryDueCatchUp,
 	catchUpHours,
 	catchUpUnderWay,
 	caughtUpItems,
@@ -46,6 +47,7 @@ import { checkedNumber, LOG_PREFIX, replacingRegistrar } from './webhook/registr
 import { MESSAGING_GATEWAY_WEBHOOKS } from './webhook/remote-webhook';
 import { firstRunsOnly, tagged } from './processed-messages';
 import { noteTaken, triggerKey } from './unstarted-messages';
+import { joinChatLine } from './chat-turns';
 import { Redactor } from '../shared/secrets';
 import { triggerFields } from './fields';
 import { collection, fromVersion3, readFilters, readOutput } from './settings';
@@ -234,87 +236,97 @@ export class MessagingGatewayTrigger implements INodeType {
 		// The registration's token: this trigger's own, and free to read (the node costs a copy).
 		const trigger = expectedToken;
 		markFirstDelivery(trigger);
+		const carrying = carryDueCatchUp(trigger, this.getResponseObject());
 		const digest = deliveryDigest(delivery.identity(filters));
-		// After a gap, the missed messages go first: one found among them is not run again.
-		const catchingUp = catchUpUnderWay(trigger);
-		if (catchingUp) {
-			const waitedFrom = Date.now();
-			await catchingUp;
-			this.logger.debug(
-				`${LOG_PREFIX} a delivery waited ${Date.now() - waitedFrom} ms for the catch-up under way`,
-			);
-		}
-		const now = Math.floor(Date.now() / 1000);
-		const verdict = DELIVERIES.verdict(trigger, staticData.delivered, digest, now);
-		if (verdict === 'duplicate') {
-			return answer.call(this, 200, { received: true, ignored: 'delivered before' });
-		}
-		if (verdict === 'in progress') {
-			return answer.call(this, 409, {
-				received: false,
-				error: 'This event is being delivered already: try again later',
-			});
-		}
-		staticData.delivered = DELIVERIES.accept(
-			trigger,
-			staticData.delivered,
-			digest,
-			now + rememberSeconds(options),
-			now,
-			this.getResponseObject(),
-		);
 		const time = delivery.messageTime();
-
-		const secrets = [expectedToken];
-		// A failure that may pass (n8n's regular expression watchdog fires on a starved process) is
-		// tried again here: Evolution API 1.x never posts an event twice.
-		for (let attempt = 1; ; attempt++) {
-			try {
-				const keyRead = credentialApiKey.call(this);
-				const apiKey = keyRead instanceof Promise ? await keyRead : keyRead;
-				if (apiKey !== undefined && !secrets.includes(apiKey)) secrets.push(apiKey);
-				// Awaited only when there is a file to store: most items need nothing asynchronous.
-				const built = delivery.toItem.call(this, output, filters, secrets);
-				const item = built instanceof Promise ? await built : built;
-				// Messages only are recorded as run (see processed-messages.ts).
-				if (time !== undefined) {
-					tagged(item, { digest });
-					noteTaken(triggerKey.call(this), digest, time, now);
-				}
-				const caughtUp = await caughtUpItems.call(this, {
-					registration,
-					staticData,
-					filters,
-					output,
-					secrets,
-					hours: catchUpHours(options),
-					retention: rememberSeconds(options),
-					now,
-				});
-				// n8n answers (responseMode onReceived) once it has stored the execution, and answers
-				// 500 when it could not: the gateway hears "received" only for what n8n holds.
-				return {
-					workflowData: [inMessageOrder(caughtUp, item, time)],
-					webhookResponse: { received: true },
-				};
-			} catch (error) {
-				const reason = new Redactor(secrets).text(messageOf(error));
-				if (attempt < DELIVERY_ATTEMPTS) {
-					this.logger.warn(
-						`${LOG_PREFIX} turning a delivery into an item failed, trying again: ${reason}`,
-					);
-					await sleep(DELIVERY_RETRY_DELAY_MS * attempt);
-					continue;
-				}
-				this.logger.error(`${LOG_PREFIX} a delivery could not be turned into an item: ${reason}`);
-				// Not run: the gateway's next try must run it.
-				DELIVERIES.forget(trigger, digest);
-				staticData.delivered = recordWithout(staticData.delivered, digest);
-				return answer.call(this, 500, {
+		const turn = joinChatLine(trigger, delivery.messageChat(), time);
+		try {
+			// After a gap, the missed messages go first: one found among them is not run again.
+			const catchingUp = carrying ? undefined : catchUpUnderWay(trigger);
+			if (catchingUp) {
+				const waitedFrom = Date.now();
+				await catchingUp;
+				this.logger.debug(
+					`${LOG_PREFIX} a delivery waited ${Date.now() - waitedFrom} ms for the catch-up under way`,
+				);
+			}
+			const now = Math.floor(Date.now() / 1000);
+			const verdict = DELIVERIES.verdict(trigger, staticData.delivered, digest, now);
+			if (verdict === 'duplicate') {
+				return answer.call(this, 200, { received: true, ignored: 'delivered before' });
+			}
+			if (verdict === 'in progress') {
+				return answer.call(this, 409, {
 					received: false,
-					error: 'The trigger could not turn this delivery into an item; see the n8n log',
+					error: 'This event is being delivered already: try again later',
 				});
 			}
+			staticData.delivered = DELIVERIES.accept(
+				trigger,
+				staticData.delivered,
+				digest,
+				now + rememberSeconds(options),
+				now,
+				this.getResponseObject(),
+			);
+			const secrets = [expectedToken];
+			// A failure that may pass (n8n's regular expression watchdog fires on a starved process) is
+			// tried again here: Evolution API 1.x never posts an event twice.
+			for (let attempt = 1; ; attempt++) {
+				try {
+					const keyRead = credentialApiKey.call(this);
+					const apiKey = keyRead instanceof Promise ? await keyRead : keyRead;
+					if (apiKey !== undefined && !secrets.includes(apiKey)) secrets.push(apiKey);
+					// Awaited only when there is a file to store: most items need nothing asynchronous.
+					const built = delivery.toItem.call(this, output, filters, secrets);
+					const item = built instanceof Promise ? await built : built;
+					// Messages only are recorded as run (see processed-messages.ts).
+					if (time !== undefined) {
+						tagged(item, { digest });
+						noteTaken(triggerKey.call(this), digest, time, now);
+					}
+					const caughtUp = await caughtUpItems.call(this, {
+						registration,
+						staticData,
+						filters,
+						output,
+						secrets,
+						hours: catchUpHours(options),
+						retention: rememberSeconds(options),
+						now,
+						carrying,
+					});
+					if (caughtUp.length === 0) carrying?.();
+					// n8n answers (responseMode onReceived) once it has stored the execution, and answers
+					// 500 when it could not: the gateway hears "received" only for what n8n holds.
+					// The older messages of its chat that n8n is taking meanwhile go first (chat-turns.ts).
+					await turn.ready();
+					turn.leave(this.getResponseObject());
+					return {
+						workflowData: [inMessageOrder(caughtUp, item, time)],
+						webhookResponse: { received: true },
+					};
+				} catch (error) {
+					const reason = new Redactor(secrets).text(messageOf(error));
+					if (attempt < DELIVERY_ATTEMPTS) {
+						this.logger.warn(
+							`${LOG_PREFIX} turning a delivery into an item failed, trying again: ${reason}`,
+						);
+						await sleep(DELIVERY_RETRY_DELAY_MS * attempt);
+						continue;
+					}
+					this.logger.error(`${LOG_PREFIX} a delivery could not be turned into an item: ${reason}`);
+					// Not run: the gateway's next try must run it.
+					DELIVERIES.forget(trigger, digest);
+					staticData.delivered = recordWithout(staticData.delivered, digest);
+					return answer.call(this, 500, {
+						received: false,
+						error: 'The trigger could not turn this delivery into an item; see the n8n log',
+					});
+				}
+			}
+		} finally {
+			turn.leave();
 		}
 	}
 }

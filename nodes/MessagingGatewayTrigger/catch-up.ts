@@ -248,6 +248,20 @@ export function catchUpStarts(trigger: string, response: WatchedResponse): () =>
 	return release;
 }
 
+/**
+ * The delivery that finds a catch-up due carries it: from that moment (before it reads anything)
+ * the trigger's other deliveries wait for it, so a newer message of a chat cannot start before
+ * the catch-up's older ones. Undefined when none is due or one is under way; else what releases
+ * the others when it carries nothing after all (its answer releases them too).
+ */
+export function carryDueCatchUp(
+	trigger: string,
+	response: WatchedResponse,
+): (() => void) | undefined {
+	if (!CATCH_UP_DUE.has(trigger) || heldBy(trigger)) return undefined;
+	return catchUpStarts(trigger, response);
+}
+
 export interface CatchUp {
 	registration: OurRegistration;
 	staticData: TriggerStaticData;
@@ -257,6 +271,8 @@ export interface CatchUp {
 	hours: number;
 	retention: number;
 	now: number;
+	/** This delivery carries the catch-up due (carryDueCatchUp): the release it holds. */
+	carrying?: () => void;
 }
 
 /** A missed message's item, with the message's time (Unix seconds) to put the live one among them. */
@@ -277,7 +293,7 @@ export async function caughtUpItems(
 	const { registration, staticData, filters, now } = run;
 	const trigger = registration.token;
 	const gapSince = gapStart(staticData);
-	if (!filters.events.includes('MESSAGES_UPSERT') || heldBy(trigger)) return [];
+	if (!filters.events.includes('MESSAGES_UPSERT') || (heldBy(trigger) && !run.carrying)) return [];
 	const key = triggerKey.call(this);
 	const unstarted = run.hours > 0 ? takeOverdue(key, now) : [];
 	const span = spanToRead(
@@ -302,7 +318,7 @@ export async function caughtUpItems(
 		staticData.delivered = recordWithout(staticData.delivered, digest);
 	}
 	const { since, until, sweep } = span;
-	const release = catchUpStarts(trigger, this.getResponseObject());
+	const release = run.carrying ?? catchUpStarts(trigger, this.getResponseObject());
 	const taken: string[] = [];
 	const started = Date.now();
 	this.logger.debug(

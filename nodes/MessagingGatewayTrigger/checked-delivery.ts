@@ -14,6 +14,7 @@ import {
 	wahaDeliveryIdentity,
 	wahaDeliveryToItem,
 	wahaEnvelopeProblem,
+	wahaMessageChat,
 	wahaMessageTime,
 	wahaReasonToIgnore,
 } from './gateways/waha/deliveries';
@@ -22,6 +23,7 @@ import { envelopeProblem } from './webhook/envelope';
 import {
 	deliveryIdentity,
 	deliveryToItem,
+	messageChat,
 	messageTime,
 	reasonToIgnore,
 	tokensMatch,
@@ -75,6 +77,8 @@ export interface CheckedDelivery {
 	identity(filters: DeliveryFilters): string;
 	/** A new message's time at the gateway (Unix seconds); undefined for other events. */
 	messageTime(): number | undefined;
+	/** A new message's chat as the gateway names it; undefined for other events. */
+	messageChat(): string | undefined;
 	toItem(
 		this: IWebhookFunctions,
 		output: DeliveryOutput,
@@ -101,6 +105,7 @@ export function checkedDelivery(
 			identity: (filters) =>
 				wahaDeliveryIdentity(envelope, wahaDeliveryEvent(envelope, filters.events) as string),
 			messageTime: () => wahaMessageTime(envelope),
+			messageChat: () => wahaMessageChat(envelope),
 			async toItem(output, filters, secrets) {
 				const event = wahaDeliveryEvent(envelope, filters.events) as string;
 				return await withPhonesLookedUp.call(
@@ -119,6 +124,7 @@ export function checkedDelivery(
 		reasonToIgnore: (filters) => reasonToIgnore(delivery, filters),
 		identity: () => deliveryIdentity(delivery),
 		messageTime: () => messageTime(delivery),
+		messageChat: () => messageChat(delivery),
 		toItem(output, _filters, secrets) {
 			return withPhonesLookedUp.call(
 				this,

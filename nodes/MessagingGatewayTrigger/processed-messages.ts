@@ -184,7 +184,7 @@ async function ranBeforeOf(
 ): Promise<Set<string>> {
 	// An n8n older than its processed-data store (1.6x): the memory of deliveries alone.
 	if (typeof this.helpers.checkProcessedAndRecord !== 'function') return new Set();
-	const key = `${this.getWorkflow().id ?? ''}:${this.getNode().id}`;
+	const key = triggerKey.call(this);
 	const check = async (all: string[]) => {
 		const started = Date.now();
 		const { processed } = await this.helpers.checkProcessedAndRecord(all, 'node', {

@@ -47,6 +47,47 @@ export function idsPerExecution(executions: IDataObject[], scenario: string): st
 }
 
 /**
+ * Where a chat's order first broke: the two messages (the later-written one ran first) and the
+ * executions that ran them (n8n's ID, how many messages each held, whether it was a catch-up's
+ * read-back), to tell a late retry from a read-back.
+ */
+export function firstOrderBreak(
+	executions: IDataObject[],
+	scenario: string,
+	written: Written[],
+): IDataObject | undefined {
+	type Items = { main: Array<Array<{ json: IDataObject }> | null> };
+	const place = new Map(written.map((message) => [message.id, message]));
+	const ran = new Set<string>();
+	const lastOfChat = new Map<number, IDataObject>();
+	for (const execution of [...executions].sort((a, b) => Number(a.id) - Number(b.id))) {
+		const data = execution.data as {
+			resultData: { runData: Record<string, Array<{ data?: Items }>> };
+		};
+		const items = data.resultData.runData['On Message']?.[0]?.data?.main[0] ?? [];
+		for (const item of items) {
+			const id = JSON.stringify(item.json).match(ID_PATTERN)?.[0];
+			const message = id === undefined ? undefined : place.get(id);
+			if (!message || id![1] !== scenario || ran.has(id!)) continue;
+			ran.add(id!);
+			const run = {
+				id,
+				place: message.place,
+				execution: execution.id,
+				startedAt: execution.startedAt,
+				messagesInExecution: items.length,
+				caughtUp: item.json.caughtUp === true,
+			};
+			const last = lastOfChat.get(message.chat);
+			if (last && Number(last.place) > message.place)
+				return { chat: message.chat, ranFirst: last, ranLater: run };
+			lastOfChat.set(message.chat, run);
+		}
+	}
+	return undefined;
+}
+
+/**
  * The message IDs that executions n8n marked crashed held (their start data): what n8n was running
  * when it was killed. n8n does not run a crashed execution again (a person can retry it from the
  * executions list), and neither does the trigger: it had started the workflow for those messages.
@@ -271,6 +312,15 @@ export async function settleAndCount(
 					? { duplicatedHeldBy: statusesHolding(executions, outcome.duplicatedIds, scenario) }
 					: {}),
 				lastAnswers: lastAnswersOf(lane.simulators[receiver]),
+				...(outcome.outOfOrderChats > 0
+					? {
+							firstOrderBreak: firstOrderBreak(
+								executions,
+								scenario,
+								traffic.written.get(lane.letter)!,
+							),
+						}
+					: {}),
 			});
 		}
 	}

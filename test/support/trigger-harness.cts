@@ -18,7 +18,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, Workflow } from 'n8n-workflow';
+import { createRunExecutionData, sleep, Workflow } from 'n8n-workflow';
 import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 
 import { MessagingGatewayApi } from '../../credentials/MessagingGatewayApi.credentials';
@@ -107,6 +107,8 @@ export interface TriggerHarness {
 	waitForDeliveries(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
 	/** What the node wrote to n8n's log since this harness started, as "level: message". */
 	logLines(): string[];
+	/** Resolves once the node logged a line containing `part` (within 5 s). */
+	untilLogged(part: string): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -540,6 +542,16 @@ export async function startTriggerHarness(options: TriggerHarnessOptions): Promi
 				});
 			}),
 		logLines: () => loggedLines.slice(firstLogLine),
+		untilLogged: async (part) => {
+			for (
+				let waited = 0;
+				!loggedLines.slice(firstLogLine).some((line) => line.includes(part));
+				waited += 10
+			) {
+				if (waited >= 5000) throw new Error(`The trigger never logged "${part}"`);
+				await sleep(10);
+			}
+		},
 		stop: () =>
 			new Promise<void>((resolve) => {
 				server.closeAllConnections();

@@ -190,6 +190,33 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 		expect(runs(harness)).toEqual([['before the gap'], ['↺ missed', 'after the gap'], ['later']]);
 	});
 
+	it("a chat's newer message arriving while the first delivery after the gap gets ready runs after the gap's older ones", async () => {
+		const harness = await start();
+		await write(harness, 'before the gap', 50);
+		await gap(harness, [['missed', 40]]);
+		// The first delivery after the gap (another chat's) is slow before its catch-up reads: its
+		// credential read fails twice, tried again 100 ms and 200 ms later.
+		harness.failNextCredentialReads(2);
+		const before = harness.deliveries.length;
+		const first = simulator().injectInboundMessage({
+			instance: SESSION,
+			from: BRUNO.number,
+			text: 'after the gap',
+			timestamp: NOW() - 1,
+		});
+		await harness.untilLogged('turning a delivery into an item failed, trying again');
+		await first;
+		await write(harness, 'newer', 0);
+		await harness.waitForDeliveries(before + 2);
+
+		// The catch-up reads it too (it reached the gateway first): its own delivery starts nothing.
+		expect(runs(harness)).toEqual([['before the gap'], ['↺ missed', 'after the gap', '↺ newer']]);
+		expect(harness.deliveries.at(-1)?.responseBody).toEqual({
+			received: true,
+			ignored: 'delivered before',
+		});
+	});
+
 	it.each([
 		{ retried: 'missed 1', times: [40, 30, 20], run: ['missed 1', '↺ missed 2', '↺ missed 3'] },
 		{ retried: 'missed 2', times: [40, 30, 20], run: ['↺ missed 1', 'missed 2', '↺ missed 3'] },

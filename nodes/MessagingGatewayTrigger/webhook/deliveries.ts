@@ -185,6 +185,13 @@ export function messageTime(delivery: Delivery): number | undefined {
 	return unixSeconds(asObject(delivery.data)?.messageTimestamp);
 }
 
+/** A new message's chat as the gateway names it (its remote JID); undefined for other events. */
+export function messageChat(delivery: Delivery): string | undefined {
+	const event = subscriptionName(delivery.event);
+	if (!event || !ONE_MESSAGE_EVENTS.has(event)) return undefined;
+	return textOf(messageKey(delivery.data)?.remoteJid);
+}
+
 /** The simplified fields of a message event, then the whole cleaned envelope under "raw". */
 function simplifiedMessage(event: string, delivery: Delivery, key: IDataObject): IDataObject {
 	const data = asObject(delivery.data) ?? {};

@@ -132,6 +132,12 @@ export function wahaMessageTime(envelope: WahaEnvelope): number | undefined {
 	return unixSeconds(asObject(envelope.payload)?.timestamp);
 }
 
+/** A new message's chat as WAHA names it; undefined for other events. */
+export function wahaMessageChat(envelope: WahaEnvelope): string | undefined {
+	if (!ONE_MESSAGE_EVENTS.has(envelope.event as string)) return undefined;
+	return viewOf(messageOf(envelope))?.chat;
+}
+
 /** Why a checked delivery starts no execution, or undefined when it should (as reasonToIgnore). */
 export function wahaReasonToIgnore(
 	envelope: WahaEnvelope,
