@@ -245,7 +245,7 @@ export class MessagingGatewayTrigger implements INodeType {
 			const catchingUp = carrying ? undefined : catchUpUnderWay(trigger);
 			if (catchingUp) {
 				const waitedFrom = Date.now();
-				await catchingUp;
+				await turn.waitForCatchUp(catchingUp);
 				this.logger.debug(
 					`${LOG_PREFIX} a delivery waited ${Date.now() - waitedFrom} ms for the catch-up under way`,
 				);
@@ -300,7 +300,7 @@ export class MessagingGatewayTrigger implements INodeType {
 					// n8n answers (responseMode onReceived) once it has stored the execution, and answers
 					// 500 when it could not: the gateway hears "received" only for what n8n holds.
 					// The older messages of its chat that n8n is taking meanwhile go first (chat-turns.ts).
-					await turn.ready();
+					await turn.ready(carrying !== undefined);
 					turn.leave(this.getResponseObject());
 					return {
 						workflowData: [inMessageOrder(caughtUp, item, time)],

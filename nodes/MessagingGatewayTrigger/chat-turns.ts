@@ -24,6 +24,8 @@ interface InLine {
 	/** Arrival in this process, to order messages of the same second. */
 	arrival: number;
 	handedOn: Promise<void>;
+	/** Waiting for the catch-up under way: the delivery carrying it does not wait for this one. */
+	waitsForCatchUp: boolean;
 }
 
 /** Per trigger and chat, the messages being taken in this process. */
@@ -31,8 +33,14 @@ const LINES = new Map<string, Set<InLine>>();
 let arrivals = 0;
 
 export interface ChatTurn {
-	/** Resolves once every older message of the chat taken meanwhile was handed on (at most CHAT_TURN_WAIT_MS). */
-	ready(): Promise<void>;
+	/** Waits for the catch-up under way (it holds the trigger's other deliveries). */
+	waitForCatchUp(catchUp: Promise<void>): Promise<void>;
+	/**
+	 * Resolves once every older message of the chat taken meanwhile was handed on (at most
+	 * CHAT_TURN_WAIT_MS); for the delivery that carries a catch-up, those waiting for it aside
+	 * (the catch-up reads them from the gateway, or they follow it).
+	 */
+	ready(carriesCatchUp?: boolean): Promise<void>;
 	/**
 	 * The message leaves the line: once n8n answered `response` (its execution is stored) when
 	 * given, at once otherwise. The first call counts.
@@ -40,7 +48,11 @@ export interface ChatTurn {
 	leave(response?: WatchedResponse): void;
 }
 
-const NO_LINE: ChatTurn = { ready: async () => {}, leave: () => {} };
+const NO_LINE: ChatTurn = {
+	waitForCatchUp: async (catchUp) => await catchUp,
+	ready: async () => {},
+	leave: () => {},
+};
 
 /** A message of `chat` from `time` joins its chat's line; one without either orders nothing. */
 export function joinChatLine(
@@ -57,6 +69,7 @@ export function joinChatLine(
 		time,
 		arrival: ++arrivals,
 		handedOn: new Promise<void>((resolve) => (handOn = resolve)),
+		waitsForCatchUp: false,
 	};
 	const before = (other: InLine) =>
 		other.time < me.time || (other.time === me.time && other.arrival < me.arrival);
@@ -68,8 +81,18 @@ export function joinChatLine(
 		handOn();
 	};
 	return {
-		async ready() {
-			const older = [...line].filter(before).map((other) => other.handedOn);
+		async waitForCatchUp(catchUp) {
+			me.waitsForCatchUp = true;
+			try {
+				await catchUp;
+			} finally {
+				me.waitsForCatchUp = false;
+			}
+		},
+		async ready(carriesCatchUp = false) {
+			const older = [...line]
+				.filter((other) => before(other) && !(carriesCatchUp && other.waitsForCatchUp))
+				.map((other) => other.handedOn);
 			if (older.length === 0) return;
 			await Promise.race([Promise.all(older), sleep(CHAT_TURN_WAIT_MS)]);
 		},

@@ -23,9 +23,9 @@ class Response {
 }
 
 /** Whether `turn` is ready once pending callbacks have run (timers are jest's: none fires). */
-async function isReady(turn: ChatTurn): Promise<boolean> {
+async function isReady(turn: ChatTurn, carriesCatchUp = false): Promise<boolean> {
 	let ready = false;
-	void turn.ready().then(() => (ready = true));
+	void turn.ready(carriesCatchUp).then(() => (ready = true));
 	await jest.advanceTimersByTimeAsync(0);
 	return ready;
 }
@@ -96,7 +96,7 @@ describe('a chat’s line', () => {
 		const trigger = `line-${++lineNumber}`;
 		const turns = joined.map(({ chat, time }) => joinChatLine(trigger, chat, time));
 
-		expect(await Promise.all(turns.map(isReady))).toEqual(readyAtOnce);
+		expect(await Promise.all(turns.map(async (turn) => await isReady(turn)))).toEqual(readyAtOnce);
 
 		// Handed on oldest first, each is ready once those before it left.
 		const order = joined
@@ -124,6 +124,28 @@ describe('a chat’s line', () => {
 			if (event) response.emit(event);
 
 			expect(await isReady(newer)).toBe(newerReady);
+			newer.leave();
+		},
+	);
+
+	it.each([
+		{ newer: 'carries the catch-up', carriesCatchUp: true, ready: true },
+		{ newer: 'does not carry it', carriesCatchUp: false, ready: false },
+	])(
+		'an older message waits for the catch-up under way, and the newer $newer: it is ready: $ready',
+		async ({ carriesCatchUp, ready }) => {
+			const trigger = `catch-up-${String(carriesCatchUp)}`;
+			const older = joinChatLine(trigger, 'a', 100);
+			let catchUpDone = () => {};
+			void older.waitForCatchUp(new Promise<void>((resolve) => (catchUpDone = resolve)));
+			const newer = joinChatLine(trigger, 'a', 101);
+
+			// The older one waits for the carrier's catch-up: the carrier cannot wait for it.
+			expect(await isReady(newer, carriesCatchUp)).toBe(ready);
+
+			catchUpDone();
+			older.leave();
+			expect(await isReady(newer, carriesCatchUp)).toBe(true);
 			newer.leave();
 		},
 	);
