@@ -19,7 +19,6 @@ import {
 	CATCH_UP_HOURS,
 	carryDueCatchUp,
 	catchUpHours,
-	catchUpUnderWay,
 	caughtUpItems,
 	forgetCatchUps,
 	inMessageOrder,
@@ -27,6 +26,7 @@ import {
 	noteActivation,
 	parseCatchUpHours,
 } from './catch-up';
+import { catchUpUnderWay } from './catch-up-hold';
 import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
 import { credentialApiKey } from './credential-key';
 import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';

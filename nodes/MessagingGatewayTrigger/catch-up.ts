@@ -23,7 +23,6 @@ import type {
 	IWebhookFunctions,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import type { GatewayName } from '../shared/transport';
 import { EVOLUTION_V2_MISSED } from './gateways/evolution-v2/missed';
@@ -35,6 +34,7 @@ import { checkedDelivery, messageOf } from './checked-delivery';
 import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
 import type { WatchedResponse } from './delivery-memory';
+import { catchUpStarts, heldBy } from './catch-up-hold';
 import type { OurRegistration, TriggerStaticData } from './webhook/registration';
 import { LOG_PREFIX } from './webhook/registration';
 import { tagged } from './processed-messages';
@@ -154,40 +154,8 @@ function gatewayOf(registration: OurRegistration): GatewayName {
 	return registration.tokenHeader ? 'evolutionV2' : 'messagingGatewayApi';
 }
 
-/**
- * Per trigger, the catch-up under way in this process, settled once n8n answered its delivery
- * (it holds the execution): a delivery meanwhile waits for it, so that its message runs after the
- * missed ones of its chat, or is found among them.
- */
-const CATCHING_UP = new Map<string, { settled: Promise<void>; startedAt: number }>();
 /** Triggers this process is to catch up on (from gapStart: static data says when). */
 const CATCH_UP_DUE = new Set<string>();
-/** The longest a delivery waits for a catch-up's execution to be stored. */
-export const CATCH_UP_WAIT_MS = 60_000;
-
-/**
- * The catch-up under way for a trigger in this process, to wait for (at most a minute: n8n answers
- * every delivery, but a delivery must not hang on one); none most of the time.
- */
-export function catchUpUnderWay(trigger: string): Promise<void> | undefined {
-	const underWay = heldBy(trigger);
-	if (!underWay) return undefined;
-	const left = CATCH_UP_WAIT_MS - (Date.now() - underWay.startedAt);
-	return Promise.race([underWay.settled, sleep(left)]);
-}
-
-/**
- * The catch-up holding a trigger's deliveries, if any: for a minute at most, so a delivery n8n
- * never answers holds no later one, nor keeps the next catch-up from running.
- */
-function heldBy(trigger: string) {
-	const underWay = CATCHING_UP.get(trigger);
-	if (underWay && Date.now() - underWay.startedAt >= CATCH_UP_WAIT_MS) {
-		CATCHING_UP.delete(trigger);
-		return undefined;
-	}
-	return underWay;
-}
 
 /** A trigger that stopped: nothing of it is this process's to remember. */
 export function forgetCatchUps(trigger: string): void {
@@ -228,24 +196,6 @@ export function markFirstDelivery(trigger: string): void {
 	if (SEEN.has(trigger)) return;
 	SEEN.add(trigger);
 	CATCH_UP_DUE.add(trigger);
-}
-
-/**
- * Marks a trigger's catch-up under way until n8n has answered `response`'s delivery, or `release`
- * is called, or a minute has passed (heldBy).
- */
-export function catchUpStarts(trigger: string, response: WatchedResponse): () => void {
-	let release = () => {};
-	const settled = new Promise<void>((resolve) => {
-		release = () => {
-			if (CATCHING_UP.get(trigger)?.settled === settled) CATCHING_UP.delete(trigger);
-			resolve();
-		};
-	});
-	CATCHING_UP.set(trigger, { settled, startedAt: Date.now() });
-	response.once?.('finish', release);
-	response.once?.('close', release);
-	return release;
 }
 
 /**

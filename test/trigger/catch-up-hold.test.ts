@@ -7,7 +7,7 @@ import {
 	CATCH_UP_WAIT_MS,
 	catchUpStarts,
 	catchUpUnderWay,
-} from '../../nodes/MessagingGatewayTrigger/catch-up';
+} from '../../nodes/MessagingGatewayTrigger/catch-up-hold';
 
 /** n8n's response to the delivery that carries the catch-up. */
 class Response {
