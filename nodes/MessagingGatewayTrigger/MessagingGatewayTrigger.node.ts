@@ -299,8 +299,9 @@ export class MessagingGatewayTrigger implements INodeType {
 					if (caughtUp.length === 0) carrying?.();
 					// n8n answers (responseMode onReceived) once it has stored the execution, and answers
 					// 500 when it could not: the gateway hears "received" only for what n8n holds.
-					// The older messages of its chat that n8n is taking meanwhile go first (chat-turns.ts).
-					await turn.ready(carrying !== undefined);
+					// The older messages of its chat that n8n is taking meanwhile go first (chat-turns.ts);
+					// a delivery with caught-up items holds the others: those waiting for it come after.
+					await turn.ready(caughtUp.length > 0);
 					turn.leave(this.getResponseObject());
 					return {
 						workflowData: [inMessageOrder(caughtUp, item, time)],

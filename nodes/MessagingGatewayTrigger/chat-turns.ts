@@ -24,7 +24,7 @@ interface InLine {
 	/** Arrival in this process, to order messages of the same second. */
 	arrival: number;
 	handedOn: Promise<void>;
-	/** Waiting for the catch-up under way: the delivery carrying it does not wait for this one. */
+	/** Waiting for the catch-up under way: the delivery holding it does not wait for this one. */
 	waitsForCatchUp: boolean;
 }
 
@@ -37,10 +37,10 @@ export interface ChatTurn {
 	waitForCatchUp(catchUp: Promise<void>): Promise<void>;
 	/**
 	 * Resolves once every older message of the chat taken meanwhile was handed on (at most
-	 * CHAT_TURN_WAIT_MS); for the delivery that carries a catch-up, those waiting for it aside
-	 * (the catch-up reads them from the gateway, or they follow it).
+	 * CHAT_TURN_WAIT_MS); for a delivery whose catch-up or sweep holds the trigger's others, those
+	 * waiting for it aside (they wait for it: a catch-up read them from the gateway, or they follow).
 	 */
-	ready(carriesCatchUp?: boolean): Promise<void>;
+	ready(holdsOthers?: boolean): Promise<void>;
 	/**
 	 * The message leaves the line: once n8n answered `response` (its execution is stored) when
 	 * given, at once otherwise. The first call counts.
@@ -89,9 +89,9 @@ export function joinChatLine(
 				me.waitsForCatchUp = false;
 			}
 		},
-		async ready(carriesCatchUp = false) {
+		async ready(holdsOthers = false) {
 			const older = [...line]
-				.filter((other) => before(other) && !(carriesCatchUp && other.waitsForCatchUp))
+				.filter((other) => before(other) && !(holdsOthers && other.waitsForCatchUp))
 				.map((other) => other.handedOn);
 			if (older.length === 0) return;
 			await Promise.race([Promise.all(older), sleep(CHAT_TURN_WAIT_MS)]);

@@ -23,9 +23,9 @@ class Response {
 }
 
 /** Whether `turn` is ready once pending callbacks have run (timers are jest's: none fires). */
-async function isReady(turn: ChatTurn, carriesCatchUp = false): Promise<boolean> {
+async function isReady(turn: ChatTurn, holdsOthers = false): Promise<boolean> {
 	let ready = false;
-	void turn.ready(carriesCatchUp).then(() => (ready = true));
+	void turn.ready(holdsOthers).then(() => (ready = true));
 	await jest.advanceTimersByTimeAsync(0);
 	return ready;
 }
@@ -129,23 +129,23 @@ describe('a chat’s line', () => {
 	);
 
 	it.each([
-		{ newer: 'carries the catch-up', carriesCatchUp: true, ready: true },
-		{ newer: 'does not carry it', carriesCatchUp: false, ready: false },
+		{ newer: 'carries the catch-up', holdsOthers: true, ready: true },
+		{ newer: 'does not carry it', holdsOthers: false, ready: false },
 	])(
 		'an older message waits for the catch-up under way, and the newer $newer: it is ready: $ready',
-		async ({ carriesCatchUp, ready }) => {
-			const trigger = `catch-up-${String(carriesCatchUp)}`;
+		async ({ holdsOthers, ready }) => {
+			const trigger = `catch-up-${String(holdsOthers)}`;
 			const older = joinChatLine(trigger, 'a', 100);
 			let catchUpDone = () => {};
 			void older.waitForCatchUp(new Promise<void>((resolve) => (catchUpDone = resolve)));
 			const newer = joinChatLine(trigger, 'a', 101);
 
 			// The older one waits for the carrier's catch-up: the carrier cannot wait for it.
-			expect(await isReady(newer, carriesCatchUp)).toBe(ready);
+			expect(await isReady(newer, holdsOthers)).toBe(ready);
 
 			catchUpDone();
 			older.leave();
-			expect(await isReady(newer, carriesCatchUp)).toBe(true);
+			expect(await isReady(newer, holdsOthers)).toBe(true);
 			newer.leave();
 		},
 	);
