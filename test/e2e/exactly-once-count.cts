@@ -30,13 +30,7 @@ import { DEFAULT_N8N_VERSION, N8N_VERSION } from './n8n-install.cts';
  * it crashed when it starts again): see idsCutShort.
  */
 export function idsPerExecution(executions: IDataObject[], scenario: string): string[][] {
-	type Items = { main: Array<Array<{ json: IDataObject }> | null> };
-	const byId = [...executions].sort((a, b) => Number(a.id) - Number(b.id));
-	return byId.flatMap((execution) => {
-		const data = execution.data as {
-			resultData: { runData: Record<string, Array<{ data?: Items }>> };
-		};
-		const items = data.resultData.runData['On Message']?.[0]?.data?.main[0] ?? [];
+	return firstNodeItems(executions).flatMap(({ items }) => {
 		// An item shows its message's ID in several fields (the raw envelope too): once per item.
 		const ids = items.map((item) => [...new Set(JSON.stringify(item.json).match(ID_PATTERN))]);
 		const ofScenario = ids.filter((found) => found.length > 0 && found[0][1] === scenario);
@@ -44,6 +38,21 @@ export function idsPerExecution(executions: IDataObject[], scenario: string): st
 			throw new Error(`An item carries several message IDs: ${JSON.stringify(ofScenario)}`);
 		return ofScenario.length > 0 ? [ofScenario.map((found) => found[0])] : [];
 	});
+}
+
+/** Each execution, in the order n8n created them, with its first node's (the trigger's) output. */
+function firstNodeItems(
+	executions: IDataObject[],
+): Array<{ execution: IDataObject; items: Array<{ json: IDataObject }> }> {
+	type Items = { main: Array<Array<{ json: IDataObject }> | null> };
+	return [...executions]
+		.sort((a, b) => Number(a.id) - Number(b.id))
+		.map((execution) => {
+			const data = execution.data as {
+				resultData: { runData: Record<string, Array<{ data?: Items }>> };
+			};
+			return { execution, items: data.resultData.runData['On Message']?.[0]?.data?.main[0] ?? [] };
+		});
 }
 
 /**
@@ -56,15 +65,10 @@ export function firstOrderBreak(
 	scenario: string,
 	written: Written[],
 ): IDataObject | undefined {
-	type Items = { main: Array<Array<{ json: IDataObject }> | null> };
 	const place = new Map(written.map((message) => [message.id, message]));
 	const ran = new Set<string>();
 	const lastOfChat = new Map<number, IDataObject>();
-	for (const execution of [...executions].sort((a, b) => Number(a.id) - Number(b.id))) {
-		const data = execution.data as {
-			resultData: { runData: Record<string, Array<{ data?: Items }>> };
-		};
-		const items = data.resultData.runData['On Message']?.[0]?.data?.main[0] ?? [];
+	for (const { execution, items } of firstNodeItems(executions)) {
 		for (const item of items) {
 			const id = JSON.stringify(item.json).match(ID_PATTERN)?.[0];
 			const message = id === undefined ? undefined : place.get(id);
