@@ -16,17 +16,14 @@ import { WAHA_WEBHOOKS } from './gateways/waha/webhook';
 import type { GatewayName } from '../shared/transport';
 import { selectedGateway } from '../shared/transport';
 import {
-	CATCH_UP_HOURS,
 	carryDueCatchUp,
-	catchUpHours,
 	caughtUpItems,
 	forgetCatchUps,
 	inMessageOrder,
 	markFirstDelivery,
 	noteActivation,
-	parseCatchUpHours,
 } from './catch-up';
-import { catchUpUnderWay } from './catch-up-hold';
+import { CATCH_UP_WAIT_MS, catchUpUnderWay } from './catch-up-hold';
 import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
 import { credentialApiKey } from './credential-key';
 import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
@@ -50,7 +47,15 @@ import { noteTaken, triggerKey } from './unstarted-messages';
 import { joinChatLine } from './chat-turns';
 import { Redactor } from '../shared/secrets';
 import { triggerFields } from './fields';
-import { collection, fromVersion3, readFilters, readOutput } from './settings';
+import {
+	CATCH_UP_HOURS,
+	catchUpHours,
+	collection,
+	fromVersion3,
+	parseCatchUpHours,
+	readFilters,
+	readOutput,
+} from './settings';
 
 /** Tries at turning one delivery into an item, and the pause before the next (times the try). */
 const DELIVERY_ATTEMPTS = 3;
@@ -236,16 +241,22 @@ export class MessagingGatewayTrigger implements INodeType {
 		// The registration's token: this trigger's own, and free to read (the node costs a copy).
 		const trigger = expectedToken;
 		markFirstDelivery(trigger);
-		const carrying = carryDueCatchUp(trigger, this.getResponseObject());
+		let carrying = carryDueCatchUp(trigger, this.getResponseObject());
 		const digest = deliveryDigest(delivery.identity(filters));
 		const time = delivery.messageTime();
 		const turn = joinChatLine(trigger, delivery.messageChat(), time);
 		try {
-			// After a gap, the missed messages go first: one found among them is not run again.
-			const catchingUp = carrying ? undefined : catchUpUnderWay(trigger);
-			if (catchingUp) {
-				const waitedFrom = Date.now();
+			// After a gap, the missed messages go first: one found among them is not run again. A
+			// catch-up that could not be read is still due when it ends: a delivery that waited for
+			// it carries it next (at once, before another waiting one can run ahead of it).
+			const waitedFrom = Date.now();
+			for (
+				let catchingUp = carrying ? undefined : catchUpUnderWay(trigger);
+				catchingUp && Date.now() - waitedFrom < CATCH_UP_WAIT_MS;
+				catchingUp = carrying ? undefined : catchUpUnderWay(trigger)
+			) {
 				await turn.waitForCatchUp(catchingUp);
+				carrying = carryDueCatchUp(trigger, this.getResponseObject());
 				this.logger.debug(
 					`${LOG_PREFIX} a delivery waited ${Date.now() - waitedFrom} ms for the catch-up under way`,
 				);
@@ -280,12 +291,7 @@ export class MessagingGatewayTrigger implements INodeType {
 					// Awaited only when there is a file to store: most items need nothing asynchronous.
 					const built = delivery.toItem.call(this, output, filters, secrets);
 					const item = built instanceof Promise ? await built : built;
-					// Messages only are recorded as run (see processed-messages.ts).
-					if (time !== undefined) {
-						tagged(item, { digest });
-						noteTaken(triggerKey.call(this), digest, time, now);
-					}
-					const caughtUp = await caughtUpItems.call(this, {
+					const { items: caughtUp, tryAgainLater } = await caughtUpItems.call(this, {
 						registration,
 						staticData,
 						filters,
@@ -297,6 +303,20 @@ export class MessagingGatewayTrigger implements INodeType {
 						carrying,
 					});
 					if (caughtUp.length === 0) carrying?.();
+					if (tryAgainLater) {
+						DELIVERIES.forget(trigger, digest);
+						staticData.delivered = recordWithout(staticData.delivered, digest);
+						return answer.call(this, 503, {
+							received: false,
+							error:
+								'The trigger is catching up on messages missed while n8n was away: try again later',
+						});
+					}
+					// Messages only are recorded as run (see processed-messages.ts).
+					if (time !== undefined) {
+						tagged(item, { digest });
+						noteTaken(triggerKey.call(this), digest, time, now);
+					}
 					// n8n answers (responseMode onReceived) once it has stored the execution, and answers
 					// 500 when it could not: the gateway hears "received" only for what n8n holds.
 					// The older messages of its chat that n8n is taking meanwhile go first (chat-turns.ts);

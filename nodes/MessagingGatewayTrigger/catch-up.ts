@@ -29,7 +29,6 @@ import { EVOLUTION_V2_MISSED } from './gateways/evolution-v2/missed';
 import { WAHA_MISSED } from './gateways/waha/missed';
 import type { MissedMessages } from './webhook/missed-messages';
 import { CATCH_UP_LIMIT, MESSAGING_GATEWAY_MISSED } from './webhook/missed-messages';
-import { wholeNumberIn } from '../shared/values';
 import { checkedDelivery, messageOf } from './checked-delivery';
 import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
@@ -53,22 +52,6 @@ const MISSED_MESSAGES: Record<GatewayName, MissedMessages> = {
 	evolutionV2: EVOLUTION_V2_MISSED,
 	waha: WAHA_MISSED,
 };
-
-/** Options > Catch Up Missed Messages (Hours): how far back a catch-up reads; 0 turns it off. */
-export const CATCH_UP_HOURS = { default: 24, max: 720 };
-
-/**
- * Catch Up Missed Messages (Hours) as typed or from an expression (a whole number, or its digits),
- * the default when not set; undefined when unusable. Activation refuses that; a delivery reads the default.
- */
-export function parseCatchUpHours(raw: unknown): number | undefined {
-	return wholeNumberIn(raw ?? CATCH_UP_HOURS.default, 0, CATCH_UP_HOURS.max);
-}
-
-/** Catch Up Missed Messages (Hours) as a delivery reads it: never an error (see parseCatchUpHours). */
-export function catchUpHours(options: IDataObject): number {
-	return parseCatchUpHours(options.catchUpHours) ?? CATCH_UP_HOURS.default;
-}
 
 /**
  * From when a process's first delivery catches up (Unix seconds): the activation (a workflow
@@ -157,9 +140,19 @@ function gatewayOf(registration: OurRegistration): GatewayName {
 /** Triggers this process is to catch up on (from gapStart: static data says when). */
 const CATCH_UP_DUE = new Set<string>();
 
+/**
+ * Per trigger, since when its due catch-up could not be read (Unix seconds). Meanwhile a delivery
+ * that read it in vain is refused when the gateway tries it again (its message, older or newer,
+ * would run ahead of the gap's older ones of its chat), but only for this long: a gateway that
+ * cannot be read for longer must not keep new messages waiting (they run, and the gap after).
+ */
+const GAP_UNREAD_SINCE = new Map<string, number>();
+export const REFUSE_WHILE_UNREAD_SECONDS = 120;
+
 /** A trigger that stopped: nothing of it is this process's to remember. */
 export function forgetCatchUps(trigger: string): void {
 	CATCH_UP_DUE.delete(trigger);
+	GAP_UNREAD_SINCE.delete(trigger);
 	SEEN.delete(trigger);
 	READ_BACK.delete(trigger);
 }
@@ -178,6 +171,7 @@ export function noteActivation(mode: WorkflowActivateMode, staticData: TriggerSt
 	if (mode === 'manual' || !trigger) return;
 	staticData.activatedAt ??= Math.floor(Date.now() / 1000);
 	CATCH_UP_DUE.delete(trigger);
+	GAP_UNREAD_SINCE.delete(trigger);
 	READ_BACK.delete(trigger);
 	if (PERSON_ACTIVATIONS.includes(mode)) SEEN.add(trigger);
 	else SEEN.delete(trigger);
@@ -231,19 +225,30 @@ export interface CaughtUpItem {
 	time: number;
 }
 
+/** What a delivery's read-back gave. */
+export interface CaughtUp {
+	/** The missed messages to run, oldest first. */
+	items: CaughtUpItem[];
+	/**
+	 * The gap it carried could not be read now and the gateway posts this delivery again: it runs
+	 * nothing and is answered 503 (see GAP_UNREAD_SINCE).
+	 */
+	tryAgainLater: boolean;
+}
+
+const NOTHING: CaughtUp = { items: [], tryAgainLater: false };
+
 /**
  * The items of the messages missed in a gap, when a catch-up is due (see catch-up.ts): each taken
  * as a delivery of it would be (filters, the memory of deliveries), oldest first, marked
  * `caughtUp`. A gateway that cannot be read leaves the catch-up due for the next delivery.
  */
-export async function caughtUpItems(
-	this: IWebhookFunctions,
-	run: CatchUp,
-): Promise<CaughtUpItem[]> {
+export async function caughtUpItems(this: IWebhookFunctions, run: CatchUp): Promise<CaughtUp> {
 	const { registration, staticData, filters, now } = run;
 	const trigger = registration.token;
 	const gapSince = gapStart(staticData);
-	if (!filters.events.includes('MESSAGES_UPSERT') || (heldBy(trigger) && !run.carrying)) return [];
+	if (!filters.events.includes('MESSAGES_UPSERT') || (heldBy(trigger) && !run.carrying))
+		return NOTHING;
 	const key = triggerKey.call(this);
 	const unstarted = run.hours > 0 ? takeOverdue(key, now) : [];
 	const span = spanToRead(
@@ -255,7 +260,7 @@ export async function caughtUpItems(
 	);
 	if (!span) {
 		putBack(key, unstarted);
-		return [];
+		return NOTHING;
 	}
 	if (unstarted.length > 0) {
 		this.logger.warn(
@@ -284,6 +289,7 @@ export async function caughtUpItems(
 			this.getBodyData(),
 		);
 		CATCH_UP_DUE.delete(trigger);
+		GAP_UNREAD_SINCE.delete(trigger);
 		READ_BACK.set(trigger, { until, readAt: now });
 		this.logger.debug(
 			`${LOG_PREFIX} read ${missed.length} message(s) back in ${Date.now() - started} ms`,
@@ -317,7 +323,7 @@ export async function caughtUpItems(
 		);
 		// Nothing to run before the deliveries waiting: they go on now.
 		if (items.length === 0) release();
-		return items;
+		return { items, tryAgainLater: false };
 	} catch (error) {
 		// None of it runs now: the next delivery reads it all again, unless the gateway said it
 		// cannot (a 4xx other than 408 and 429: no such route, no message store).
@@ -330,20 +336,29 @@ export async function caughtUpItems(
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {
 			CATCH_UP_DUE.delete(trigger);
+			GAP_UNREAD_SINCE.delete(trigger);
 			// Nor does it sweep: the gateway said it cannot.
 			READ_BACK.set(trigger, { until: Infinity, readAt: Infinity });
 			release();
 			this.logger.warn(
 				`${LOG_PREFIX} the gateway keeps no messages the trigger can read back, so the messages of the gap since ${new Date(gapSince * 1000).toISOString()} were not caught up on: ${reason}`,
 			);
-			return [];
+			return NOTHING;
 		}
-		if (!sweep) CATCH_UP_DUE.add(trigger);
+		let tryAgainLater = false;
+		if (!sweep) {
+			CATCH_UP_DUE.add(trigger);
+			const unreadSince = GAP_UNREAD_SINCE.get(trigger) ?? now;
+			GAP_UNREAD_SINCE.set(trigger, unreadSince);
+			tryAgainLater =
+				MISSED_MESSAGES[gatewayOf(registration)].triesAgain &&
+				now - unreadSince < REFUSE_WHILE_UNREAD_SECONDS;
+		}
 		this.logger.warn(
-			`${LOG_PREFIX} could not catch up on missed messages yet (tried again with the next delivery): ${reason}`,
+			`${LOG_PREFIX} could not catch up on missed messages yet (tried again with the next delivery${tryAgainLater ? '; this one is left to the gateway to post again' : ''}): ${reason}`,
 		);
 		release();
-		return [];
+		return { items: [], tryAgainLater };
 	}
 }
 

@@ -7,7 +7,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { COMMON_EVENT_LABELS } from '../shared/events';
 import { EVENT_OPTIONS } from '../shared/gateways/catalog/event-options';
 import { sessionFields } from '../shared/session';
-import { CATCH_UP_HOURS } from './catch-up';
+import { CATCH_UP_HOURS } from './settings';
 import { REDELIVER_MINUTES } from './delivery-memory';
 
 /**

@@ -9,7 +9,7 @@ import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { splitList } from '../shared/lists';
 import { readSessionParameter } from '../shared/session';
-import { describeValue } from '../shared/values';
+import { describeValue, wholeNumberIn } from '../shared/values';
 import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import { checkedEvents } from './webhook/registration';
 import { TextKeyedCache } from '../shared/text-keyed-cache';
@@ -99,4 +99,20 @@ export function readOutput(
 		includeMedia: options.includeMedia === true,
 		lookUpPhoneNumbers: options.lookUpPhoneNumbers === true,
 	};
+}
+
+/** Options > Catch Up Missed Messages (Hours): how far back a catch-up reads; 0 turns it off. */
+export const CATCH_UP_HOURS = { default: 24, max: 720 };
+
+/**
+ * Catch Up Missed Messages (Hours) as typed or from an expression (a whole number, or its digits),
+ * the default when not set; undefined when unusable. Activation refuses that; a delivery reads the default.
+ */
+export function parseCatchUpHours(raw: unknown): number | undefined {
+	return wholeNumberIn(raw ?? CATCH_UP_HOURS.default, 0, CATCH_UP_HOURS.max);
+}
+
+/** Catch Up Missed Messages (Hours) as a delivery reads it: never an error (see parseCatchUpHours). */
+export function catchUpHours(options: IDataObject): number {
+	return parseCatchUpHours(options.catchUpHours) ?? CATCH_UP_HOURS.default;
 }

@@ -5,7 +5,8 @@
  */
 import type { WorkflowActivateMode } from 'n8n-workflow';
 
-import { inMessageOrder, parseCatchUpHours } from '../../nodes/MessagingGatewayTrigger/catch-up';
+import { inMessageOrder } from '../../nodes/MessagingGatewayTrigger/catch-up';
+import { parseCatchUpHours } from '../../nodes/MessagingGatewayTrigger/settings';
 import { parseRedeliverMinutes } from '../../nodes/MessagingGatewayTrigger/delivery-memory';
 import { LOG_PREFIX } from '../../nodes/MessagingGatewayTrigger/webhook/registration';
 import { SEED, startSimulator } from '../simulator/index.cts';

@@ -11,6 +11,7 @@ import { sleep } from 'n8n-workflow';
 
 import { checkEvolutionV2 } from '../compatibility/evolution-v2.cts';
 import { checkWaha } from '../compatibility/waha.cts';
+import { REFUSE_WHILE_UNREAD_SECONDS } from '../../nodes/MessagingGatewayTrigger/catch-up';
 import { SEED } from '../simulator/index.cts';
 import type { TriggerHarness } from '../support/trigger-harness.cts';
 import type { TriggerTestbed } from './trigger-testbed.cts';
@@ -104,6 +105,19 @@ const runs = (harness: TriggerHarness) =>
 describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gateway) => {
 	const testbed = useTriggerTestbed(SESSION, gateway);
 	const { simulator, start, write, gap } = catchUpSteps(testbed);
+	// A gateway that posts a refused delivery again gets it back (503): run now, it would start
+	// before the gap's older messages of its chat. One that never does (the spec's) has it run now.
+	const triesAgain = gateway !== 'spec';
+	/** Where the trigger reads the gateway's messages back. */
+	const readPath = gateway === 'waha' ? '/chats/overview' : '/chat/findMessages/';
+	/** The gateway's next `times` reads of its messages fail. */
+	const failReads = (times: number) =>
+		simulator().injectFault({
+			match: { path: readPath },
+			status: 500,
+			body: { message: 'database unavailable' },
+			times,
+		});
 
 	it('the messages of the gap run before the first one after it, oldest first, each once', async () => {
 		const harness = await start();
@@ -195,8 +209,10 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 		await write(harness, 'before the gap', 50);
 		await gap(harness, [['missed', 40]]);
 		// The first delivery after the gap (another chat's) is slow before its catch-up reads: its
-		// credential read fails twice, tried again 100 ms and 200 ms later.
+		// credential read fails twice, tried again 100 ms and 200 ms later. The gateway answers the
+		// read a second after it was asked, whatever the machine's pace: the newer message is in.
 		harness.failNextCredentialReads(2);
+		simulator().injectFault({ match: { path: readPath }, latencyMs: 1000 });
 		const before = harness.deliveries.length;
 		const first = simulator().injectInboundMessage({
 			instance: SESSION,
@@ -245,7 +261,30 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 		},
 	);
 
-	it('two missed messages tried again at once after the gap: the second waits for the catch-up, which ran it in its place', async () => {
+	const RECEIVED = { status: 200, body: { received: true } };
+	const RAN_BEFORE = { status: 200, body: { received: true, ignored: 'delivered before' } };
+	it.each([
+		{
+			name: 'two missed messages tried again at once after the gap: the second waits for the catch-up, which ran it in its place',
+			readFails: false,
+			later: ['missed 1'],
+			answers: [RECEIVED, RAN_BEFORE],
+			runs: [['before'], ['↺ missed 1', '↺ missed 2', 'missed 3']],
+		},
+		{
+			name: `three missed messages tried again at once while the catch-up read fails: the next waiting one carries it${triesAgain ? ', the first comes again' : ''}`,
+			readFails: true,
+			later: ['missed 1', 'missed 2'],
+			answers: [
+				triesAgain ? { status: 503, body: expect.objectContaining({ received: false }) } : RECEIVED,
+				RECEIVED,
+				RAN_BEFORE,
+			],
+			runs: triesAgain
+				? [['before'], ['missed 1', '↺ missed 2', '↺ missed 3']]
+				: [['before'], ['missed 1', '↺ missed 2'], ['missed 3']],
+		},
+	])('$name', async ({ readFails, later, answers, runs: expected }) => {
 		const harness = await start();
 		await write(harness, 'before', 50);
 		await gap(harness, [
@@ -253,27 +292,26 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 			['missed 2', 30],
 			['missed 3', 20],
 		]);
-		// The gateway takes a while to give back the messages: the second try comes meanwhile.
-		const readPath = gateway === 'waha' ? '/chats/overview' : '/chat/findMessages/';
-		simulator().injectFault({ match: { path: readPath }, latencyMs: 600 });
-		const [newest, oldest] = ['missed 3', 'missed 1'].map(
+		// The gateway takes a while to give back the messages (or to fail): the other tries come meanwhile.
+		simulator().injectFault({
+			match: { path: readPath },
+			latencyMs: 600,
+			...(readFails ? { status: 500 } : {}),
+		});
+		const [newest, ...others] = ['missed 3', ...later].map(
 			(text) =>
 				harness.received.find((request) => request.rawBody.toString('utf8').includes(text))!,
 		);
-
 		const reads = () => simulator().requestsTo(readPath).length;
 		const readsBefore = reads();
 
 		const first = harness.redeliver(newest);
 		// Once the catch-up reads the gateway, whatever the machine's pace; not a set time later.
 		while (reads() === readsBefore) await sleep(20);
-		const second = await harness.redeliver(oldest);
+		const rest = others.map((request) => harness.redeliver(request));
 
-		expect([await first, second]).toEqual([
-			{ status: 200, body: { received: true } },
-			{ status: 200, body: { received: true, ignored: 'delivered before' } },
-		]);
-		expect(runs(harness)).toEqual([['before'], ['↺ missed 1', '↺ missed 2', 'missed 3']]);
+		expect(await Promise.all([first, ...rest])).toEqual(answers);
+		expect(runs(harness)).toEqual(expected);
 	});
 
 	it.each([
@@ -306,32 +344,69 @@ describe.each(['spec', 'evolution-v2', 'waha'] as const)('catch-up on %s', (gate
 		expect(runs(harness)).toEqual([['before'], ['↺ missed', 'after']]);
 	});
 
-	it('a gateway that cannot be read now: the delivery runs alone, the next catches up', async () => {
+	it(`a gateway that cannot be read now: the delivery ${triesAgain ? 'is refused, to come again' : 'runs alone'}, the next catches up`, async () => {
 		const harness = await start();
 		await write(harness, 'before', 50);
 		await gap(harness, [['missed', 40]]);
-		simulator().injectFault({
-			match: { path: gateway === 'waha' ? '/chats/overview' : '/chat/findMessages/' },
-			status: 500,
-			body: { message: 'database unavailable' },
-		});
+		failReads(1);
 
 		await write(harness, 'first after', 20);
+		const firstAfter = harness.received.at(-1)!;
+		expect(harness.deliveries.at(-1)?.status).toBe(triesAgain ? 503 : 200);
 		await write(harness, 'second after', 0);
 
-		expect(runs(harness)).toEqual([['before'], ['first after'], ['↺ missed', 'second after']]);
-		expect(harness.logLines().join('\n')).toContain(
-			'could not catch up on missed messages yet (tried again with the next delivery)',
+		expect(runs(harness)).toEqual(
+			triesAgain
+				? [['before'], ['↺ missed', '↺ first after', 'second after']]
+				: [['before'], ['first after'], ['↺ missed', 'second after']],
 		);
+		expect(harness.logLines().join('\n')).toContain(
+			'could not catch up on missed messages yet (tried again with the next delivery',
+		);
+		// The gateway's next try of the refused one starts nothing: the catch-up ran it.
+		expect(await harness.redeliver(firstAfter)).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'delivered before' },
+		});
+		expect(runs(harness)).toHaveLength(triesAgain ? 2 : 3);
+	});
+
+	it('a gateway that cannot be read for two minutes: deliveries run alone from then on, the first read catches up', async () => {
+		const harness = await start();
+		await write(harness, 'before', 50);
+		await gap(harness, [['missed', 40]]);
+		failReads(2);
+		await write(harness, 'first after', 30);
+		try {
+			clockAhead(REFUSE_WHILE_UNREAD_SECONDS);
+			await write(harness, 'two minutes later', 20);
+			expect(harness.deliveries.map(({ status }) => status).slice(-2)).toEqual([
+				triesAgain ? 503 : 200,
+				200,
+			]);
+			await write(harness, 'read at last', 0);
+		} finally {
+			jest.useRealTimers();
+		}
+
+		expect(runs(harness)).toEqual([
+			['before'],
+			...(triesAgain ? [] : [['first after']]),
+			['two minutes later'],
+			['↺ missed', ...(triesAgain ? ['↺ first after'] : []), 'read at last'],
+		]);
 	});
 
 	it('a gateway that keeps no messages (it answers 404): the delivery runs alone, and no later one asks', async () => {
 		const harness = await start();
 		await write(harness, 'before', 50);
 		await gap(harness, [['missed', 40]]);
-		const path = gateway === 'waha' ? '/chats/overview' : '/chat/findMessages/';
-		simulator().injectFault({ match: { path }, status: 404, body: { message: 'Cannot POST' } });
-		const asked = () => simulator().requests.filter((request) => request.path.includes(path));
+		simulator().injectFault({
+			match: { path: readPath },
+			status: 404,
+			body: { message: 'Cannot POST' },
+		});
+		const asked = () => simulator().requests.filter((request) => request.path.includes(readPath));
 		const askedBefore = asked().length;
 
 		await write(harness, 'first after', 20);

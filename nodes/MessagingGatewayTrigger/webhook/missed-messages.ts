@@ -16,6 +16,11 @@ export const CATCH_UP_LIMIT = 500;
 
 export interface MissedMessages {
 	/**
+	 * The gateway posts a delivery answered 503 again (Evolution API v2 within its retries, WAHA
+	 * with those the trigger registers); the Messaging Gateway API and Evolution API 1.x never do.
+	 */
+	triesAgain: boolean;
+	/**
 	 * The session's messages stored with a timestamp from `since` to `until` (Unix seconds), the
 	 * newest `limit` of them, oldest first, each as the body the gateway delivers it in; `live` is
 	 * the delivery that started the catch-up (its envelope's fields).
@@ -77,6 +82,7 @@ export function withinSpan(
 }
 
 export const MESSAGING_GATEWAY_MISSED: MissedMessages = {
+	triesAgain: false,
 	async read(session, since, until, limit, live) {
 		const answer = await gatewayApiRequest.call(
 			this,

@@ -20,6 +20,7 @@ import { asObject } from '../../../shared/values';
 const PAGE_SIZE = 50;
 
 export const EVOLUTION_V2_MISSED: MissedMessages = {
+	triesAgain: true,
 	async read(session, since, until, limit, live) {
 		const records: IDataObject[] = [];
 		const seen = new Set<string>();

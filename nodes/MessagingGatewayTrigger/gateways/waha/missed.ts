@@ -20,6 +20,7 @@ function wahaMessageTime(message: IDataObject): number | undefined {
 }
 
 export const WAHA_MISSED: MissedMessages = {
+	triesAgain: true,
 	async read(session, since, until, limit, live) {
 		const overview = listOf(
 			await gatewayApiRequest.call(this, 'GET', gatewayPath`/api/${session}/chats/overview`, {
