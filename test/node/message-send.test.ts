@@ -227,6 +227,31 @@ describe('Message > Send Text', () => {
 		]);
 	});
 
+	it('Pace Sends: two executions at once send from one session one after another, at the pace', async () => {
+		const execution = async (name: string) =>
+			await runMessage(
+				'sendText',
+				{
+					chatId: byId(alice.number),
+					text: `=${name} {{ $json.n }}`,
+					options: { pacePerMinute: 120 },
+				},
+				{ items: jsonItems({ n: 1 }, { n: 2 }) },
+			);
+
+		const results = await Promise.all([execution('first'), execution('second')]);
+
+		expect(results.map((result) => result.status)).toEqual(['success', 'success']);
+		const arrivals = simulator.requests.map((request) => request.at);
+		expect(arrivals).toHaveLength(4);
+		const gaps = arrivals.slice(1).map((at, index) => at - arrivals[index]);
+		// 120 a minute: turns half a second apart, whichever execution sends. Each request then
+		// takes its own time to reach the gateway on a busy machine: a gap is never much shorter, and
+		// the four span three turns.
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(300);
+		expect(arrivals[3] - arrivals[0]).toBeGreaterThanOrEqual(1400);
+	});
+
 	it('with Continue On Fail, bad items become error items and the others are sent', async () => {
 		const result = await runMessage(
 			'sendText',

@@ -357,6 +357,20 @@ const CASES: BadInput[] = [
 		/^Wait Between Items \(Ms\) must be a whole number/,
 		['soon'],
 	),
+	...fieldCases(
+		'number',
+		'message/sendText',
+		{ options: { pacePerMinute: FROM_ITEM } },
+		/^Pace Sends \(Messages per Minute\) must be (a whole number of at least 0|at most 600)/,
+		['fast', -1, 2.5, 601, OBJECT],
+	),
+	...fieldCases(
+		'number',
+		'message/sendText',
+		{ options: { pacePerMinute: 20, paceWorkers: FROM_ITEM } },
+		/^Pace Workers Sending must be a whole number of at least 1/,
+		[0, 'two'],
+	),
 	// Yes/no fields take booleans, or "true"/"false" from an expression, nothing else.
 	...fieldCases(
 		'boolean',

@@ -12,8 +12,11 @@ import { itemParameter } from '../../shared/parameters';
 import { DEFAULT_GATEWAY, GATEWAY_LABELS, selectedGateway } from '../../shared/transport';
 import type { GatewayName } from '../../shared/transport';
 import { integerFrom } from '../helpers/fields';
+import type { SendPace } from '../helpers/send-pace';
+import { waitForSendTurn } from '../helpers/send-pace';
+import { readSessionParameter } from '../../shared/session';
 import { chatLanes } from './chat-lanes';
-import { MAX_SIMULTANEOUS_CHATS } from './common/descriptions';
+import { MAX_PACE_PER_MINUTE, MAX_SIMULTANEOUS_CHATS } from './common/descriptions';
 import type { MessagingGatewayType } from './node.type';
 import { resourceProperty, resources } from './resources';
 
@@ -127,6 +130,32 @@ function waitBetweenItemsOf(this: IExecuteFunctions, itemIndex: number): number 
 	);
 }
 
+/** Send operations offer Pace Sends in their Options (helpers/send-pace.ts); undefined when off. */
+function paceOf(this: IExecuteFunctions, itemIndex: number): SendPace | undefined {
+	const option = (name: string, displayName: string, fallback: number, min: number) =>
+		integerFrom.call(
+			this,
+			itemParameter.call(this, `options.${name}`, itemIndex, fallback, false),
+			displayName,
+			itemIndex,
+			min,
+		);
+	const perMinute = option('pacePerMinute', 'Pace Sends (Messages per Minute)', 0, 0);
+	if (perMinute === 0) return undefined;
+	if (perMinute > MAX_PACE_PER_MINUTE) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Pace Sends (Messages per Minute) must be at most ${MAX_PACE_PER_MINUTE} (got ${perMinute})`,
+			{ itemIndex },
+		);
+	}
+	return {
+		perMinute,
+		jitterSeconds: option('paceJitterSeconds', 'Pace Jitter (Seconds)', 0, 0),
+		workers: option('paceWorkers', 'Pace Workers Sending', 1, 1),
+	};
+}
+
 /** Send operations offer "Simultaneous Chats"; it is one setting for the whole run, read from the first item. */
 function simultaneousChatsOf(this: IExecuteFunctions): number {
 	const count = integerFrom.call(
@@ -167,7 +196,11 @@ async function runItem(
 ): Promise<INodeExecutionData[]> {
 	try {
 		const waitMs = waitBetweenItemsOf.call(this, itemIndex);
+		const pace = paceOf.call(this, itemIndex);
 		if (waitBefore && waitMs > 0) await sleep(waitMs);
+		if (pace) {
+			await waitForSendTurn.call(this, readSessionParameter.call(this, itemIndex), pace, itemIndex);
+		}
 		const results = await executor.call(this, itemIndex);
 		return results.map((result) => ({ ...result, pairedItem: { item: itemIndex } }));
 	} catch (caught) {

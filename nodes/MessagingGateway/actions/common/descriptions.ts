@@ -70,6 +70,43 @@ export const waitBetweenItemsOption: INodeProperties = {
 		'Milliseconds to wait before sending each item after the first, so bulk sends do not hammer the gateway or the messaging network',
 };
 
+/** The most messages a minute Pace Sends takes: more is no pace. */
+export const MAX_PACE_PER_MINUTE = 600;
+
+/**
+ * Pace Sends across executions (helpers/send-pace.ts); read by the router, which waits for the
+ * item's turn from its session before sending it. Off (0) by default.
+ */
+export const paceSendsOptions: INodeProperties[] = [
+	{
+		displayName: 'Pace Sends (Messages per Minute)',
+		name: 'pacePerMinute',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_PACE_PER_MINUTE },
+		default: 0,
+		description:
+			'At most this many sends a minute from the session, across every execution and workflow of this n8n: each send waits its turn. WhatsApp bans numbers that send too fast. 0 sends at once.',
+	},
+	{
+		displayName: 'Pace Jitter (Seconds)',
+		name: 'paceJitterSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description:
+			'With Pace Sends: each send goes up to this many seconds later again, at random, so the sends do not tick like a machine',
+	},
+	{
+		displayName: 'Pace Workers Sending',
+		name: 'paceWorkers',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 1,
+		description:
+			'With Pace Sends in queue mode: how many n8n workers send from this session. Each keeps its share of the pace, so together they stay within it.',
+	},
+];
+
 /** The most chats Simultaneous Chats allows: enough to keep a local gateway busy, not a flood. */
 export const MAX_SIMULTANEOUS_CHATS = 50;
 

@@ -8,6 +8,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import { readRequiredText } from '../../helpers/fields';
@@ -46,7 +47,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [simultaneousChatsOption, waitBetweenItemsOption],
+		options: [simultaneousChatsOption, waitBetweenItemsOption, ...paceSendsOptions],
 	},
 ];
 

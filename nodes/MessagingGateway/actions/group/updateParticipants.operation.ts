@@ -13,6 +13,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import { optionFrom } from '../../helpers/fields';
@@ -61,7 +62,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [simultaneousChatsOption, waitBetweenItemsOption],
+		options: [simultaneousChatsOption, waitBetweenItemsOption, ...paceSendsOptions],
 	},
 ];
 

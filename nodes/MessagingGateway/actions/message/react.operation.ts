@@ -21,6 +21,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import { isBlank, readOptions, textFrom } from '../../helpers/fields';
@@ -65,6 +66,7 @@ const properties: INodeProperties[] = [
 			},
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
+			...paceSendsOptions,
 		],
 	},
 ];

@@ -17,6 +17,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 
@@ -45,6 +46,7 @@ const properties: INodeProperties[] = [
 			},
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
+			...paceSendsOptions,
 		],
 	},
 ];

@@ -17,6 +17,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import {
@@ -171,7 +172,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [simultaneousChatsOption, waitBetweenItemsOption],
+		options: [simultaneousChatsOption, waitBetweenItemsOption, ...paceSendsOptions],
 	},
 ];
 

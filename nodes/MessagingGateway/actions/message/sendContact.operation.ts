@@ -18,6 +18,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 
@@ -97,6 +98,7 @@ const properties: INodeProperties[] = [
 			replyToOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
+			...paceSendsOptions,
 		],
 	},
 ];

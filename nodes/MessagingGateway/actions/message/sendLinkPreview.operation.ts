@@ -29,6 +29,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import { booleanFrom, isBlank, optionBoolean, readOptions, readText } from '../../helpers/fields';
@@ -113,6 +114,7 @@ const properties: INodeProperties[] = [
 			replyToShapeAOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
+			...paceSendsOptions,
 		],
 	},
 ];

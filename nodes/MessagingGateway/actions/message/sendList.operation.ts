@@ -22,6 +22,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 
@@ -136,6 +137,7 @@ const properties: INodeProperties[] = [
 			replyToOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
+			...paceSendsOptions,
 		],
 	},
 ];

@@ -14,6 +14,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import { decimalFrom, readOptions, readText } from '../../helpers/fields';
@@ -63,7 +64,13 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [delayOption, presenceOption, simultaneousChatsOption, waitBetweenItemsOption],
+		options: [
+			delayOption,
+			presenceOption,
+			simultaneousChatsOption,
+			waitBetweenItemsOption,
+			...paceSendsOptions,
+		],
 	},
 ];
 

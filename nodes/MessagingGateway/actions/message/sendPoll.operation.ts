@@ -22,6 +22,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import {
@@ -68,7 +69,12 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [replyToShapeAOption, simultaneousChatsOption, waitBetweenItemsOption],
+		options: [
+			replyToShapeAOption,
+			simultaneousChatsOption,
+			waitBetweenItemsOption,
+			...paceSendsOptions,
+		],
 	},
 ];
 

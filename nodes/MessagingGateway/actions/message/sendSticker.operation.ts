@@ -9,6 +9,7 @@ import {
 	sessionFields,
 	showOnlyFor,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import { readOptions } from '../../helpers/fields';
@@ -32,6 +33,7 @@ const properties: INodeProperties[] = [
 			replyToOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
+			...paceSendsOptions,
 		],
 	},
 ];

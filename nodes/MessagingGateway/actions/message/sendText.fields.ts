@@ -6,6 +6,7 @@ import {
 	sendTargetField,
 	sessionFields,
 	simultaneousChatsOption,
+	paceSendsOptions,
 	waitBetweenItemsOption,
 } from '../common/descriptions';
 import { replyToOption } from '../../helpers/instance-send';
@@ -145,6 +146,7 @@ export const sendTextFields: INodeProperties[] = [
 					'How many milliseconds of "typing…" each character of a part adds. At 40, a part of 50 characters shows typing for 2 seconds.',
 			},
 			waitBetweenItemsOption,
+			...paceSendsOptions,
 		],
 	},
 ];
