@@ -149,10 +149,15 @@ const CATCH_UP_DUE = new Set<string>();
 const GAP_UNREAD_SINCE = new Map<string, number>();
 export const REFUSE_WHILE_UNREAD_SECONDS = 120;
 
-/** A trigger that stopped: nothing of it is this process's to remember. */
-export function forgetCatchUps(trigger: string): void {
+/** No catch-up is due for the trigger any more (read, or nothing to read). */
+function catchUpDone(trigger: string): void {
 	CATCH_UP_DUE.delete(trigger);
 	GAP_UNREAD_SINCE.delete(trigger);
+}
+
+/** A trigger that stopped: nothing of it is this process's to remember. */
+export function forgetCatchUps(trigger: string): void {
+	catchUpDone(trigger);
 	SEEN.delete(trigger);
 	READ_BACK.delete(trigger);
 }
@@ -170,8 +175,7 @@ export function noteActivation(mode: WorkflowActivateMode, staticData: TriggerSt
 	const trigger = staticData.registration?.token;
 	if (mode === 'manual' || !trigger) return;
 	staticData.activatedAt ??= Math.floor(Date.now() / 1000);
-	CATCH_UP_DUE.delete(trigger);
-	GAP_UNREAD_SINCE.delete(trigger);
+	catchUpDone(trigger);
 	READ_BACK.delete(trigger);
 	if (PERSON_ACTIVATIONS.includes(mode)) SEEN.add(trigger);
 	else SEEN.delete(trigger);
@@ -288,8 +292,7 @@ export async function caughtUpItems(this: IWebhookFunctions, run: CatchUp): Prom
 			until,
 			this.getBodyData(),
 		);
-		CATCH_UP_DUE.delete(trigger);
-		GAP_UNREAD_SINCE.delete(trigger);
+		catchUpDone(trigger);
 		READ_BACK.set(trigger, { until, readAt: now });
 		this.logger.debug(
 			`${LOG_PREFIX} read ${missed.length} message(s) back in ${Date.now() - started} ms`,
@@ -335,8 +338,7 @@ export async function caughtUpItems(this: IWebhookFunctions, run: CatchUp): Prom
 		const reason = new Redactor(run.secrets).text(messageOf(error));
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {
-			CATCH_UP_DUE.delete(trigger);
-			GAP_UNREAD_SINCE.delete(trigger);
+			catchUpDone(trigger);
 			// Nor does it sweep: the gateway said it cannot.
 			READ_BACK.set(trigger, { until: Infinity, readAt: Infinity });
 			release();

@@ -119,27 +119,33 @@ async function selectedExecutor(
 	);
 }
 
-/** Send operations offer "Wait Between Items" in their Options; other operations have no such option. */
-function waitBetweenItemsOf(this: IExecuteFunctions, itemIndex: number): number {
+/** A whole-number option of the send operations' Options (`fallback` when not set), checked by name. */
+function wholeOption(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	displayName: string,
+	fallback: number,
+	min: number,
+): number {
 	return integerFrom.call(
 		this,
-		itemParameter.call(this, 'options.waitBetweenItems', itemIndex, 0, false),
-		'Wait Between Items (Ms)',
+		itemParameter.call(this, `options.${name}`, itemIndex, fallback, false),
+		displayName,
 		itemIndex,
-		0,
+		min,
 	);
+}
+
+/** Send operations offer "Wait Between Items" in their Options; other operations have no such option. */
+function waitBetweenItemsOf(this: IExecuteFunctions, itemIndex: number): number {
+	return wholeOption.call(this, itemIndex, 'waitBetweenItems', 'Wait Between Items (Ms)', 0, 0);
 }
 
 /** Send operations offer Pace Sends in their Options (helpers/send-pace.ts); undefined when off. */
 function paceOf(this: IExecuteFunctions, itemIndex: number): SendPace | undefined {
 	const option = (name: string, displayName: string, fallback: number, min: number) =>
-		integerFrom.call(
-			this,
-			itemParameter.call(this, `options.${name}`, itemIndex, fallback, false),
-			displayName,
-			itemIndex,
-			min,
-		);
+		wholeOption.call(this, itemIndex, name, displayName, fallback, min);
 	const perMinute = option('pacePerMinute', 'Pace Sends (Messages per Minute)', 0, 0);
 	if (perMinute === 0) return undefined;
 	if (perMinute > MAX_PACE_PER_MINUTE) {

@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add option',
 		default: {},
-		options: [simultaneousChatsOption, waitBetweenItemsOption, ...paceSendsOptions],
+		options: [...paceSendsOptions, simultaneousChatsOption, waitBetweenItemsOption],
 	},
 ];
 

@@ -55,6 +55,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
+			...paceSendsOptions,
 			{
 				displayName: 'Sender',
 				name: 'sender',
@@ -66,7 +67,6 @@ const properties: INodeProperties[] = [
 			},
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];

@@ -44,9 +44,9 @@ const properties: INodeProperties[] = [
 				...delayOption,
 				description: 'Milliseconds the gateway waits before sending, showing "recording audio…"',
 			},
+			...paceSendsOptions,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];

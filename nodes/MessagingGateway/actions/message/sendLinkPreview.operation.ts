@@ -111,10 +111,10 @@ const properties: INodeProperties[] = [
 				description:
 					'Whether to send the preview image in high quality. Ignored with the Request Body Style "jid + sessionId" of the credential, and not sent to Evolution API v2 (listed in previewFieldsNotSent).',
 			},
+			...paceSendsOptions,
 			replyToShapeAOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];

@@ -133,11 +133,11 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			delayOption,
+			...paceSendsOptions,
 			presenceOption,
 			replyToOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];

@@ -66,10 +66,10 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			delayOption,
+			...paceSendsOptions,
 			presenceOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];

@@ -90,11 +90,11 @@ const properties: INodeProperties[] = [
 				description:
 					'Type of the file. By default taken from the binary data, the data: URI or the file name.',
 			},
+			...paceSendsOptions,
 			presenceOption,
 			replyToOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];

@@ -29,11 +29,11 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			delayOption,
+			...paceSendsOptions,
 			presenceOption,
 			replyToOption,
 			simultaneousChatsOption,
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];

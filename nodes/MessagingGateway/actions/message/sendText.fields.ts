@@ -77,6 +77,7 @@ export const sendTextFields: INodeProperties[] = [
 				description:
 					'Phone numbers with country code to mention, separated by commas or spaces. Write @ followed by the number in the text where the mention should show, e.g. @5511999999999.',
 			},
+			...paceSendsOptions,
 			presenceOption,
 			replyToOption,
 			simultaneousChatsOption,
@@ -146,7 +147,6 @@ export const sendTextFields: INodeProperties[] = [
 					'How many milliseconds of "typing…" each character of a part adds. At 40, a part of 50 characters shows typing for 2 seconds.',
 			},
 			waitBetweenItemsOption,
-			...paceSendsOptions,
 		],
 	},
 ];
