@@ -298,7 +298,7 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 			},
 			{
 				delivery,
-				filters: readFilters.call(memoryContext),
+				filters: { ...readFilters.call(memoryContext), session: registration.session },
 				options: collection.call(memoryContext, 'options'),
 				key: messageKey,
 				stored: harness.staticData().delivered,

@@ -15,16 +15,9 @@ import { EVOLUTION_V2_WEBHOOKS } from '../shared/gateways/evolution-v2/webhook';
 import { WAHA_WEBHOOKS } from './gateways/waha/webhook';
 import type { GatewayName } from '../shared/transport';
 import { selectedGateway } from '../shared/transport';
-import {
-	carryDueCatchUp,
-	caughtUpItems,
-	forgetCatchUps,
-	inMessageOrder,
-	markFirstDelivery,
-	noteActivation,
-} from './catch-up';
+import { carryDueCatchUp, caughtUpItems, inMessageOrder, markFirstDelivery } from './catch-up';
 import { CATCH_UP_WAIT_MS, catchUpUnderWay } from './catch-up-hold';
-import { checkedDelivery, isAuthentic, messageOf } from './checked-delivery';
+import { checkedDelivery, messageOf } from './checked-delivery';
 import { credentialApiKey } from './credential-key';
 import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import {
@@ -35,16 +28,24 @@ import {
 	REDELIVER_MINUTES,
 	rememberSeconds,
 } from './delivery-memory';
-import type {
-	TriggerStaticData,
-	WantedRegistration,
-	WebhookRegistrar,
-} from './webhook/registration';
+import type { TriggerStaticData, WebhookRegistrar } from './webhook/registration';
 import { checkedNumber, LOG_PREFIX, replacingRegistrar } from './webhook/registration';
 import { MESSAGING_GATEWAY_WEBHOOKS } from './webhook/remote-webhook';
 import { firstRunsOnly, tagged } from './processed-messages';
 import { noteTaken, triggerKey } from './unstarted-messages';
 import { joinChatLine } from './chat-turns';
+import type { Activation, WantedOnEach } from './watched-sessions';
+import {
+	allRegistered,
+	authenticState,
+	getSessions,
+	noteActivations,
+	readSessionScope,
+	registerSessions,
+	registeredOnWaha,
+	unregisterSessions,
+	watchedSessions,
+} from './watched-sessions';
 import { Redactor } from '../shared/secrets';
 import { triggerFields } from './fields';
 import {
@@ -61,13 +62,14 @@ import {
 const DELIVERY_ATTEMPTS = 3;
 const DELIVERY_RETRY_DELAY_MS = 100;
 
-function wantedRegistration(this: IHookFunctions): WantedRegistration {
+/** The activation's settings (what is registered on each watched session, and which sessions) and means. */
+async function activationOf(this: IHookFunctions): Promise<Activation> {
 	// Every parameter is checked here, before any request, so a typo fails activation loudly
 	// instead of silently filtering every delivery.
 	const filters = readFilters.call(this);
 	const options = collection.call(this, 'options');
-	return {
-		session: filters.session,
+	const scope = readSessionScope.call(this);
+	const wanted: WantedOnEach = {
 		webhookUrl: this.getNodeWebhookUrl('default') as string,
 		events: filters.events,
 		base64: options.includeMedia === true,
@@ -85,6 +87,14 @@ function wantedRegistration(this: IHookFunctions): WantedRegistration {
 			parseCatchUpHours,
 			`Catch Up Missed Messages (Hours) must be a whole number of hours from 0 to ${CATCH_UP_HOURS.max}`,
 		),
+	};
+	// All Sessions asks the gateway: after every check that needs none.
+	return {
+		wanted,
+		scope,
+		sessions: await watchedSessions.call(this, scope),
+		registrar: await webhookRegistrarOf.call(this),
+		staticData: this.getWorkflowStaticData('node') as TriggerStaticData,
 	};
 }
 
@@ -123,7 +133,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		group: ['trigger'],
 		version: [1, 2, 3],
 		defaultVersion: 3,
-		subtitle: `={{ ${SESSION_SUBTITLE} }}`,
+		subtitle: `={{ $parameter["sessionScope"] === "all" ? "all sessions" : $parameter["sessionScope"] === "several" ? [].concat($parameter["sessions"]).join(", ") : ${SESSION_SUBTITLE} }}`,
 		description:
 			'Starts the workflow on WhatsApp messages and other events of an Evolution API, WAHA or other messaging gateway session',
 		defaults: { name: 'Messaging Gateway Trigger' },
@@ -144,43 +154,32 @@ export class MessagingGatewayTrigger implements INodeType {
 		properties: triggerFields,
 	};
 
-	methods = { listSearch: { searchSessions } };
+	methods = { listSearch: { searchSessions }, loadOptions: { getSessions } };
 
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-				const wanted = wantedRegistration.call(this);
-				const registrar = await webhookRegistrarOf.call(this);
-				const registered = await registrar.isRegistered.call(this, staticData, wanted);
-				if (registered) noteActivation(this.getActivationMode(), staticData);
+				const activation = await activationOf.call(this);
+				const registered = await allRegistered.call(this, activation);
+				if (registered) noteActivations(this.getActivationMode(), activation.staticData);
 				this.logger.debug(
-					`${LOG_PREFIX} activation (${this.getActivationMode()}): the webhook is ${registered ? 'registered' : 'not registered'}`,
+					`${LOG_PREFIX} activation (${this.getActivationMode()}): the webhook is ${registered ? 'registered' : 'not registered'} on ${activation.sessions.length} session(s)`,
 				);
 				return registered;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-				const wanted = wantedRegistration.call(this);
-				const registrar = await webhookRegistrarOf.call(this);
-				await registrar.register.call(this, staticData, wanted);
-				noteActivation(this.getActivationMode(), staticData);
-				this.logger.debug(`${LOG_PREFIX} activation (${this.getActivationMode()}): registered`);
+				const activation = await activationOf.call(this);
+				await registerSessions.call(this, activation);
+				noteActivations(this.getActivationMode(), activation.staticData);
+				this.logger.debug(
+					`${LOG_PREFIX} activation (${this.getActivationMode()}): registered on ${activation.sessions.length} session(s)`,
+				);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
 				const registrar = await webhookRegistrarOf.call(this);
-				const token = staticData.registration?.token;
-				await registrar.unregister.call(this, staticData);
-				// No redelivery reaches a trigger that is not registered, and what comes while it is
-				// inactive is not caught up on.
-				delete staticData.delivered;
-				delete staticData.activatedAt;
-				if (token) {
-					DELIVERIES.forgetTrigger(token);
-					forgetCatchUps(token);
-				}
+				await unregisterSessions.call(this, registrar, staticData);
 				return true;
 			},
 		},
@@ -195,16 +194,16 @@ export class MessagingGatewayTrigger implements INodeType {
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const staticData = this.getWorkflowStaticData('node') as TriggerStaticData;
-		const registration = staticData.registration;
+		const staticWhole = this.getWorkflowStaticData('node') as TriggerStaticData;
 		// First of all, before anything reads the body: only the gateway knows the token or key.
-		const authentic = isAuthentic.call(this, registration);
-		if (!registration || !(authentic instanceof Promise ? await authentic : authentic)) {
+		const found = authenticState.call(this, staticWhole);
+		const staticData = found instanceof Promise ? await found : found;
+		const registration = staticData?.registration;
+		if (!staticData || !registration) {
 			return answer.call(this, 401, {
-				message:
-					registration?.gateway === 'waha'
-						? 'Unknown or missing signature'
-						: 'Unknown or missing token',
+				message: registeredOnWaha(staticWhole)
+					? 'Unknown or missing signature'
+					: 'Unknown or missing token',
 			});
 		}
 		const expectedToken = registration.token;
@@ -218,7 +217,7 @@ export class MessagingGatewayTrigger implements INodeType {
 		let options: IDataObject;
 		let output: DeliveryOutput;
 		try {
-			filters = readFilters.call(this);
+			filters = { ...readFilters.call(this), session: registration.session };
 			options = collection.call(this, 'options');
 			output = readOutput(
 				options,
@@ -315,7 +314,7 @@ export class MessagingGatewayTrigger implements INodeType {
 					// Messages only are recorded as run (see processed-messages.ts).
 					if (time !== undefined) {
 						tagged(item, { digest });
-						noteTaken(triggerKey.call(this), digest, time, now);
+						noteTaken(triggerKey.call(this), registration.session, digest, time, now);
 					}
 					// n8n answers (responseMode onReceived) once it has stored the execution, and answers
 					// 500 when it could not: the gateway hears "received" only for what n8n holds.

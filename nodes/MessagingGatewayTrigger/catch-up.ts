@@ -34,7 +34,7 @@ import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import { deliveryDigest, DELIVERIES, recordWithout } from './delivery-memory';
 import type { WatchedResponse } from './delivery-memory';
 import { catchUpStarts, heldBy } from './catch-up-hold';
-import type { OurRegistration, TriggerStaticData } from './webhook/registration';
+import type { OurRegistration, SessionState } from './webhook/registration';
 import { LOG_PREFIX } from './webhook/registration';
 import { tagged } from './processed-messages';
 import {
@@ -57,7 +57,7 @@ const MISSED_MESSAGES: Record<GatewayName, MissedMessages> = {
  * From when a process's first delivery catches up (Unix seconds): the activation (a workflow
  * activated before the trigger kept its time: Catch Up Missed Messages' hours alone bound it).
  */
-export function gapStart(staticData: TriggerStaticData): number {
+export function gapStart(staticData: SessionState): number {
 	return typeof staticData.activatedAt === 'number' ? staticData.activatedAt : 0;
 }
 
@@ -171,7 +171,7 @@ const PERSON_ACTIVATIONS: WorkflowActivateMode[] = ['activate', 'update', 'creat
  * took over as leader, its first delivery here catches up. The activation's time is kept while
  * it stays active (delete() removes it).
  */
-export function noteActivation(mode: WorkflowActivateMode, staticData: TriggerStaticData): void {
+export function noteActivation(mode: WorkflowActivateMode, staticData: SessionState): void {
 	const trigger = staticData.registration?.token;
 	if (mode === 'manual' || !trigger) return;
 	staticData.activatedAt ??= Math.floor(Date.now() / 1000);
@@ -212,7 +212,7 @@ export function carryDueCatchUp(
 
 export interface CatchUp {
 	registration: OurRegistration;
-	staticData: TriggerStaticData;
+	staticData: SessionState;
 	filters: DeliveryFilters;
 	output: DeliveryOutput;
 	secrets: string[];
@@ -254,7 +254,7 @@ export async function caughtUpItems(this: IWebhookFunctions, run: CatchUp): Prom
 	if (!filters.events.includes('MESSAGES_UPSERT') || (heldBy(trigger) && !run.carrying))
 		return NOTHING;
 	const key = triggerKey.call(this);
-	const unstarted = run.hours > 0 ? takeOverdue(key, now) : [];
+	const unstarted = run.hours > 0 ? takeOverdue(key, filters.session, now) : [];
 	const span = spanToRead(
 		trigger,
 		gapSince,
@@ -263,7 +263,7 @@ export async function caughtUpItems(this: IWebhookFunctions, run: CatchUp): Prom
 		unstarted.length > 0 ? Math.min(...unstarted.map((each) => each.messageTime)) : undefined,
 	);
 	if (!span) {
-		putBack(key, unstarted);
+		putBack(key, filters.session, unstarted);
 		return NOTHING;
 	}
 	if (unstarted.length > 0) {
@@ -313,7 +313,7 @@ export async function caughtUpItems(this: IWebhookFunctions, run: CatchUp): Prom
 				this.getResponseObject(),
 			);
 			taken.push(digest);
-			noteTaken(key, digest, time, now);
+			noteTaken(key, filters.session, digest, time, now);
 			const item = await delivery.toItem.call(this, run.output, filters, run.secrets);
 			item.json.caughtUp = true;
 			items.push({ item: tagged(item, { digest }), time });
@@ -334,7 +334,7 @@ export async function caughtUpItems(this: IWebhookFunctions, run: CatchUp): Prom
 			DELIVERIES.forget(trigger, digest);
 			staticData.delivered = recordWithout(staticData.delivered, digest);
 		}
-		putBack(key, unstarted);
+		putBack(key, filters.session, unstarted);
 		const reason = new Redactor(run.secrets).text(messageOf(error));
 		const code = Number((error as { httpCode?: unknown }).httpCode);
 		if (code >= 400 && code < 500 && code !== 408 && code !== 429) {

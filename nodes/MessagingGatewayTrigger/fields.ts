@@ -48,12 +48,51 @@ const QR_CODE_AS_BINARY = {
 export const triggerFields: INodeProperties[] = [
 	{
 		displayName:
-			"While active, this trigger registers its webhook on the session (on WAHA beside any others) and undoes that when it stops: see the README's trigger section",
+			'While active, this trigger registers its webhook on each session it watches (on WAHA beside any others) and undoes that when it stops: see the README',
 		name: 'oneWebhookNotice',
 		type: 'notice',
 		default: '',
 	},
-	...sessionFields,
+	{
+		displayName: 'Sessions to Watch',
+		name: 'sessionScope',
+		type: 'options',
+		default: 'one',
+		options: [
+			{
+				name: 'All Sessions',
+				value: 'all',
+				description: 'Every session the gateway has when the workflow is activated',
+			},
+			{ name: 'One Session', value: 'one', description: 'The session picked below' },
+			{ name: 'Several Sessions', value: 'several', description: 'The sessions picked below' },
+		],
+		description:
+			'Which sessions (numbers) start the workflow; each item says which one in "session"',
+	},
+	...sessionFields.map((field) => ({
+		...field,
+		displayOptions: { show: { ...field.displayOptions?.show, sessionScope: ['one'] } },
+	})),
+	{
+		displayName: 'Session Names or IDs',
+		name: 'sessions',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getSessions' },
+		required: true,
+		default: [],
+		description:
+			'The sessions whose events start the workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { sessionScope: ['several'] } },
+	},
+	{
+		displayName:
+			'Sessions are listed on activation: activate again to watch one created later. One that cannot take the webhook fails the activation, by name.',
+		name: 'allSessionsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { sessionScope: ['all'] } },
+	},
 	{
 		displayName: 'Events',
 		name: 'events',

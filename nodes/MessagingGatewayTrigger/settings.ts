@@ -8,7 +8,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { classifyChat } from '../shared/identifiers';
 import type { ChatReference } from '../shared/identifiers';
 import { splitList } from '../shared/lists';
-import { readSessionParameter } from '../shared/session';
 import { describeValue, wholeNumberIn } from '../shared/values';
 import type { DeliveryFilters, DeliveryOutput } from './webhook/deliveries';
 import { checkedEvents } from './webhook/registration';
@@ -54,8 +53,13 @@ export function collection(this: IHookFunctions | IWebhookFunctions, name: strin
 		: {};
 }
 
-/** The filters as the parameters give them; throws, naming the field, when one is unusable. */
-export function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryFilters {
+/**
+ * The filters as the parameters give them, but the session (each delivery's is its registration's);
+ * throws, naming the field, when one is unusable.
+ */
+export function readFilters(
+	this: IHookFunctions | IWebhookFunctions,
+): Omit<DeliveryFilters, 'session'> {
 	const filters = collection.call(this, 'filters');
 	const chatType = (filters.chatType ?? 'all') as DeliveryFilters['chatType'];
 	if (!CHAT_TYPES.includes(chatType)) {
@@ -65,7 +69,6 @@ export function readFilters(this: IHookFunctions | IWebhookFunctions): DeliveryF
 		);
 	}
 	return {
-		session: readSessionParameter.call(this),
 		events: checkedEvents.call(this, this.getNodeParameter('events', [])),
 		ignoreOwnMessages: fromVersion3(this, 'ignoreOwnMessages', filters) !== false,
 		chatType,

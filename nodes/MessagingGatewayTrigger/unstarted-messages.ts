@@ -29,10 +29,24 @@ export interface TakenMessage {
 }
 
 /**
- * Per trigger, the messages taken in this process whose execution has not started here, oldest
- * first (an OldestFirstMap: a plain Map walks over every entry deleted from its front).
+ * Per trigger and session it watches, the messages taken in this process whose execution has not
+ * started here, oldest first (an OldestFirstMap: a plain Map walks over every entry deleted from
+ * its front). Per session, because each session's gap is read back from that session.
  */
-const WAITING = new Map<string, OldestFirstMap<TakenMessage>>();
+const WAITING = new Map<string, Map<string, OldestFirstMap<TakenMessage>>>();
+
+/** The trigger's waiting messages of one session, made when `create`. */
+function waitingOf(
+	key: string,
+	session: string,
+	create: boolean,
+): OldestFirstMap<TakenMessage> | undefined {
+	let sessions = WAITING.get(key);
+	if (!sessions && create) WAITING.set(key, (sessions = new Map()));
+	let waiting = sessions?.get(session);
+	if (!waiting && create) sessions!.set(session, (waiting = new OldestFirstMap<TakenMessage>()));
+	return waiting;
+}
 /** Triggers whose executions run in this process (n8n's regular mode). */
 const STARTED_HERE = new Set<string>();
 
@@ -42,14 +56,19 @@ export function triggerKey(this: IWebhookFunctions | IExecuteFunctions): string 
 }
 
 /** webhook() took a message (live or read back) into an execution n8n is to store. */
-export function noteTaken(key: string, digest: string, messageTime: number, now: number): void {
-	const waiting = WAITING.get(key) ?? new OldestFirstMap<TakenMessage>();
+export function noteTaken(
+	key: string,
+	session: string,
+	digest: string,
+	messageTime: number,
+	now: number,
+): void {
+	const waiting = waitingOf(key, session, true)!;
 	waiting.set(digest, { digest, takenAt: now, messageTime });
 	for (let oldest = waiting.oldest(); oldest; oldest = waiting.oldest()) {
 		if (waiting.size <= REMEMBERED && now - oldest[1].takenAt <= GIVE_UP_SECONDS) break;
 		waiting.deleteOldest();
 	}
-	WAITING.set(key, waiting);
 }
 
 /**
@@ -58,18 +77,22 @@ export function noteTaken(key: string, digest: string, messageTime: number, now:
  */
 export function noteStarted(key: string, digests: string[], takenHere: boolean): void {
 	if (takenHere) STARTED_HERE.add(key);
-	const waiting = WAITING.get(key);
-	if (!waiting) return;
-	for (const digest of digests) waiting.delete(digest);
-	if (waiting.size === 0) WAITING.delete(key);
+	const sessions = WAITING.get(key);
+	if (!sessions) return;
+	// A digest names its session's event: deleted from another session's messages, it is absent.
+	for (const [session, waiting] of sessions) {
+		for (const digest of digests) waiting.delete(digest);
+		if (waiting.size === 0) sessions.delete(session);
+	}
+	if (sessions.size === 0) WAITING.delete(key);
 }
 
 /**
  * The messages taken here whose execution should have started by `now` and did not, taken out
  * (they are taken again when read back); none in queue mode or before an execution started here.
  */
-export function takeOverdue(key: string, now: number): TakenMessage[] {
-	const waiting = WAITING.get(key);
+export function takeOverdue(key: string, session: string, now: number): TakenMessage[] {
+	const waiting = waitingOf(key, session, false);
 	if (!waiting || !STARTED_HERE.has(key)) return [];
 	const overdue: TakenMessage[] = [];
 	for (let oldest = waiting.oldest(); oldest; oldest = waiting.oldest()) {
@@ -82,9 +105,9 @@ export function takeOverdue(key: string, now: number): TakenMessage[] {
 }
 
 /** Messages takeOverdue gave that could not be read back now: the next delivery tries again. */
-export function putBack(key: string, messages: TakenMessage[]): void {
+export function putBack(key: string, session: string, messages: TakenMessage[]): void {
 	if (messages.length === 0) return;
-	const waiting = WAITING.get(key) ?? new OldestFirstMap<TakenMessage>();
+	const waiting = waitingOf(key, session, true)!;
 	// Rare (a read that failed): rebuilt with them first, as the oldest.
 	const rest: TakenMessage[] = [];
 	for (let oldest = waiting.oldest(); oldest; oldest = waiting.oldest()) {
@@ -92,5 +115,4 @@ export function putBack(key: string, messages: TakenMessage[]): void {
 		waiting.deleteOldest();
 	}
 	for (const taken of [...messages, ...rest]) waiting.set(taken.digest, taken);
-	WAITING.set(key, waiting);
 }

@@ -7,8 +7,9 @@ import type {
 	INodeListSearchResult,
 	INodeProperties,
 	IWebhookFunctions,
+	JsonObject,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { matchesFilter } from './lists';
 import { gatewayApiRequest, selectedGateway } from './transport';
@@ -134,38 +135,61 @@ function sessionLabel(instance: IDataObject, name: string): string {
 	return details.length > 0 ? `${name} (${details.join(', ')})` : name;
 }
 
+/** A session as the gateway lists it: its name, and a label with its state and account. */
+export interface ListedSession {
+	name: string;
+	label: string;
+}
+
 /**
- * The gateway's sessions (GET /instance/fetchInstances, WAHA's GET /api/sessions), for
- * the Session picker. A gateway that cannot list them gets one entry that says so and what to do,
- * instead of an error or an empty list that looks like "no sessions".
+ * The gateway's sessions (GET /instance/fetchInstances, WAHA's GET /api/sessions with the stopped
+ * ones), each with a usable name; throws when the gateway cannot list them.
+ */
+export async function gatewaySessions(
+	this: ILoadOptionsFunctions | IHookFunctions,
+): Promise<ListedSession[]> {
+	// WAHA lists its sessions (`{name, status, me}`) at /api/sessions, stopped ones with `all`.
+	const answer: unknown =
+		(await selectedGateway.call(this)) === 'waha'
+			? await gatewayApiRequest.call(this, 'GET', '/api/sessions', { qs: { all: true } })
+			: await gatewayApiRequest.call(this, 'GET', '/instance/fetchInstances');
+	if (!Array.isArray(answer)) {
+		throw new NodeApiError(this.getNode(), { message: 'unexpected answer' } as JsonObject, {
+			message: `Gateway error: the answer is not a list of sessions (got ${describeValue(answer).slice(0, 200)})`,
+			description:
+				"Evolution API lists its instances at GET /instance/fetchInstances, WAHA its sessions at GET /api/sessions. Check the Base URL and the credential's Gateway.",
+		});
+	}
+	const sessions: ListedSession[] = [];
+	for (const entry of answer) {
+		const instance = fetchedInstance(entry);
+		const name = instance?.instanceName ?? instance?.name;
+		if (!instance || typeof name !== 'string' || !checkSessionName(name).ok) continue;
+		sessions.push({ name, label: sessionLabel(instance, name) });
+	}
+	return sessions;
+}
+
+/**
+ * The Session picker's list. A gateway that cannot list them gets one entry that says so and
+ * what to do, instead of an error or an empty list that looks like "no sessions".
  */
 export async function searchSessions(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	let answer: unknown;
+	let sessions: ListedSession[];
 	try {
-		// WAHA lists its sessions (`{name, status, me}`) at /api/sessions, stopped ones with `all`.
-		answer =
-			(await selectedGateway.call(this)) === 'waha'
-				? await gatewayApiRequest.call(this, 'GET', '/api/sessions', { qs: { all: true } })
-				: await gatewayApiRequest.call(this, 'GET', '/instance/fetchInstances');
+		sessions = await gatewaySessions.call(this);
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : 'unknown error';
 		return { results: [cannotList(reason)] };
 	}
-	if (!Array.isArray(answer)) {
-		return { results: [cannotList(`the gateway answered ${describeValue(answer)}, not a list`)] };
-	}
-	const results: INodeListSearchItems[] = [];
-	for (const entry of answer) {
-		const instance = fetchedInstance(entry);
-		const name = instance?.instanceName ?? instance?.name;
-		if (!instance || typeof name !== 'string' || !checkSessionName(name).ok) continue;
-		if (!matchesFilter(filter, name)) continue;
-		results.push({ name: sessionLabel(instance, name), value: name });
-	}
-	return { results };
+	return {
+		results: sessions
+			.filter(({ name }) => matchesFilter(filter, name))
+			.map(({ name, label }) => ({ name: label, value: name })),
+	};
 }
 
 function cannotList(reason: string): INodeListSearchItems {

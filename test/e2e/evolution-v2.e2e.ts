@@ -189,6 +189,51 @@ describe('the example workflows on Evolution API v2, unchanged', () => {
 		expect(refusedBy236()).toEqual([]);
 	});
 
+	it('echo-bot.json watching All Sessions: each session answers its own person, and each webhook is put back', async () => {
+		simulator.setInstanceState(PAIRING, 'open');
+		const example = withSession(readExample('echo-bot.json'), CONNECTED);
+		const nodes = example.nodes.map((node) =>
+			node.name === 'On Message'
+				? { ...node, parameters: { ...node.parameters, sessionScope: 'all' } }
+				: node,
+		);
+		const workflowId = await importExample(n8n, { ...example, nodes }, credentialIds);
+
+		await whileActive(n8n, workflowId, async () => {
+			// One token per session, each in the header v2 sends with that session's deliveries.
+			const tokens = [CONNECTED, PAIRING].map(
+				(session) => simulator.getWebhook(session)?.headers?.[TOKEN_HEADER],
+			);
+			expect(tokens.every((token) => typeof token === 'string')).toBe(true);
+			expect(tokens[0]).not.toBe(tokens[1]);
+
+			await simulator.injectInboundMessage({ from: ALICE.number, text: 'to sales' });
+			await simulator.injectInboundMessage({
+				instance: PAIRING,
+				from: BRUNO.number,
+				text: 'to support',
+			});
+			const executions = await finishedExecutions(n8n, workflowId, 2);
+			expect(executions.map(outcome)).toEqual(['success', 'success']);
+			const replies = await until('both echoes', 10_000, async () =>
+				sendTextRequests().length >= 2 ? sendTextRequests() : undefined,
+			);
+			expect(replies.map(({ path, body }) => [path, body]).sort()).toEqual(
+				[
+					[`/message/sendText/${CONNECTED}`, { number: ALICE.number, text: 'Echo: to sales' }],
+					[`/message/sendText/${PAIRING}`, { number: BRUNO.number, text: 'Echo: to support' }],
+				].sort(),
+			);
+		});
+
+		await until('every webhook to be put back', 30_000, async () =>
+			[CONNECTED, PAIRING].every((session) => !simulator.getWebhook(session)?.enabled)
+				? true
+				: undefined,
+		);
+		expect(refusedBy236()).toEqual([]);
+	});
+
 	it('qr-login.json: a QR code from v2 arrives as the PNG v2 sent', async () => {
 		const workflowId = await importedExample('qr-login.json', PAIRING);
 

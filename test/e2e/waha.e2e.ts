@@ -238,6 +238,61 @@ describe('the example workflows on WAHA, unchanged', () => {
 		expect(refusedByWaha()).toEqual([]);
 	});
 
+	it('echo-bot.json watching Several Sessions: one key per session, each answers its own person, only its own entries removed', async () => {
+		simulator.setInstanceState(PAIRING, 'open');
+		await addCrmWebhook(PAIRING);
+		const example = withSession(readExample('echo-bot.json'), CONNECTED);
+		const nodes = example.nodes.map((node) =>
+			node.name === 'On Message'
+				? {
+						...node,
+						parameters: {
+							...node.parameters,
+							sessionScope: 'several',
+							sessions: [CONNECTED, PAIRING],
+						},
+					}
+				: node,
+		);
+		const workflowId = await importExample(n8n, { ...example, nodes }, credentialIds);
+
+		await whileActive(n8n, workflowId, async () => {
+			const ours = [CONNECTED, PAIRING].map((session) => simulator.getWebhooks(session).at(-1));
+			expect(ours.map((webhook) => webhook?.url)).toEqual([ours[0]?.url, ours[0]?.url]);
+			expect(ours[0]?.url).toMatch(new RegExp(`^${n8n.url}/webhook/[0-9a-f-]{36}/webhook$`));
+			// Each session signs with its own key.
+			expect(ours[0]?.hmac?.key).not.toEqual(ours[1]?.hmac?.key);
+
+			await simulator.injectInboundMessage({ from: ALICE.number, text: 'to sales' });
+			await simulator.injectInboundMessage({
+				instance: PAIRING,
+				from: BRUNO.number,
+				text: 'to support',
+			});
+			const executions = await finishedExecutions(n8n, workflowId, 2);
+			expect(executions.map(outcome)).toEqual(['success', 'success']);
+			const replies = await until('both echoes', 10_000, async () =>
+				sendTextRequests().length >= 2 ? sendTextRequests() : undefined,
+			);
+			expect(
+				replies
+					.map(({ body }) => body)
+					.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+			).toEqual([
+				{ session: CONNECTED, chatId: ALICE.chatId, text: 'Echo: to sales' },
+				{ session: PAIRING, chatId: BRUNO.chatId, text: 'Echo: to support' },
+			]);
+		});
+
+		await until('our webhooks to be removed', 30_000, async () =>
+			simulator.getWebhooks(CONNECTED).length === 0 && simulator.getWebhooks(PAIRING).length === 1
+				? true
+				: undefined,
+		);
+		expect(simulator.getWebhooks(PAIRING)).toEqual([expect.objectContaining(CRM_WEBHOOK)]);
+		expect(refusedByWaha()).toEqual([]);
+	});
+
 	it('echo-bot.json answers a person WhatsApp addresses by LID, at the LID, and its item carries her phone number', async () => {
 		const workflowId = await importedExample('echo-bot.json', CONNECTED);
 

@@ -75,7 +75,8 @@ describe('the Session field', () => {
 			(property) =>
 				property.name === 'session' &&
 				NodeHelpers.displayParameter(
-					{ resource: 'message', operation: 'sendText' },
+					// The trigger's Sessions to Watch: One Session, its default.
+					{ resource: 'message', operation: 'sendText', sessionScope: 'one' },
 					property,
 					{ typeVersion } as INode,
 					description,
@@ -244,7 +245,7 @@ describe('the Session list (From List)', () => {
 				});
 				return {};
 			},
-			/^Cannot list the sessions \(the gateway answered .*not a list\)\. Choose "By Name"/,
+			/^Cannot list the sessions \(Gateway error: the answer is not a list of sessions \(got an object .*\)\)\. Choose "By Name"/,
 		],
 	])('says so in the list when the gateway %s', async (_case, arrange, expected) => {
 		const { apiKey } = arrange() as { apiKey?: string };

@@ -242,10 +242,6 @@ describe('the token is checked first, and only the exact token passes', () => {
 
 describe('settings that became unusable ignore deliveries instead of crashing', () => {
 	it.each([
-		['Session "."', { session: '.' }, 'Session must be a name such as default, not "."'],
-		['Session ".."', { session: '..' }, 'Session must be a name such as default, not ".."'],
-		['Session as an object', { session: { name: SESSION } }, 'Session must be a name'],
-		['Session empty', { session: ' ' }, 'Session must not be empty'],
 		['Events as text', { events: 'MESSAGES_UPSERT' }, 'Events must be a list of event names'],
 		['Events empty', { events: [] }, 'Events must contain at least one event'],
 		['Chat Type unknown', { filters: { chatType: 'channels' } }, 'Chat Type must be one of'],

@@ -42,6 +42,23 @@ describe('settings that are no settings fail activation before any request', () 
 		['no events', { events: [] }, 'Events must contain at least one event'],
 		['an unknown event', { events: ['MESSAGES_UPSERT', 'NOPE'] }, 'Events must be event names'],
 		['an unknown chat type', { filters: { chatType: 'x' } }, 'Chat Type must be one of'],
+		['Sessions to Watch unknown', { sessionScope: 'some' }, 'Sessions to Watch must be one of'],
+		...(
+			[
+				['no sessions picked', [], 'Session Names or IDs must name at least one session'],
+				['blank names', ' , ', 'Session Names or IDs must name at least one session'],
+				['a session ".."', [SESSION, '..'], 'Session Names or IDs must list session names'],
+				['".." in text', `${SESSION}, ..`, 'Session Names or IDs must list session names'],
+				['an object', { name: SESSION }, 'Session Names or IDs must be a list of session'],
+				['a name that is an object', [{ name: SESSION }], 'Session Names or IDs must list'],
+			] as const
+		).map(
+			([name, sessions, message]): [string, Record<string, unknown>, string] => [
+				`Several Sessions, ${name}`,
+				{ sessionScope: 'several', sessions },
+				message,
+			],
+		),
 	])('%s', async (_name, parameters, message) => {
 		const harness = await testbed.start(parameters);
 

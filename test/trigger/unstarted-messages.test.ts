@@ -17,6 +17,7 @@ type Step =
 	| { overdueAt: number; expect: string[] };
 
 let trigger = 0;
+const SESSION = 'acme-sales';
 
 describe('messages taken whose execution never started here', () => {
 	it.each([
@@ -70,22 +71,38 @@ describe('messages taken whose execution never started here', () => {
 	] as Array<{ name: string; steps: Step[] }>)('$name', ({ steps }) => {
 		const key = `workflow-${++trigger}:node`;
 		for (const step of steps) {
-			if ('taken' in step) noteTaken(key, step.taken, step.at - 5, step.at);
+			if ('taken' in step) noteTaken(key, SESSION, step.taken, step.at - 5, step.at);
 			else if ('started' in step) noteStarted(key, step.started, step.here);
 			else
-				expect(takeOverdue(key, step.overdueAt).map(({ digest }) => digest)).toEqual(step.expect);
+				expect(takeOverdue(key, SESSION, step.overdueAt).map(({ digest }) => digest)).toEqual(
+					step.expect,
+				);
 		}
 	});
 
 	it('messages put back (not read back now) are overdue again first, oldest first', () => {
 		const key = `workflow-${++trigger}:node`;
 		noteStarted(key, ['x'], true);
-		noteTaken(key, 'a', 0, 0);
-		noteTaken(key, 'b', 5, 5);
-		const overdue = takeOverdue(key, 200);
+		noteTaken(key, SESSION, 'a', 0, 0);
+		noteTaken(key, SESSION, 'b', 5, 5);
+		const overdue = takeOverdue(key, SESSION, 200);
 		expect(overdue.map(({ digest }) => digest)).toEqual(['a', 'b']);
-		noteTaken(key, 'c', 150, 150);
-		putBack(key, overdue);
-		expect(takeOverdue(key, 300).map(({ digest }) => digest)).toEqual(['a', 'b', 'c']);
+		noteTaken(key, SESSION, 'c', 150, 150);
+		putBack(key, SESSION, overdue);
+		expect(takeOverdue(key, SESSION, 300).map(({ digest }) => digest)).toEqual(['a', 'b', 'c']);
+	});
+
+	it("one session's overdue messages are read back with that session's delivery only", () => {
+		const key = `workflow-${++trigger}:node`;
+		noteStarted(key, ['x'], true);
+		noteTaken(key, 'sales', 'a', 0, 0);
+		noteTaken(key, 'support', 'b', 5, 5);
+		expect(takeOverdue(key, 'support', 200).map(({ digest }) => digest)).toEqual(['b']);
+		expect(takeOverdue(key, 'support', 300)).toEqual([]);
+		// An execution that started with a digest clears it whichever session took it.
+		noteTaken(key, 'support', 'c', 10, 10);
+		noteStarted(key, ['c'], true);
+		expect(takeOverdue(key, 'sales', 200).map(({ digest }) => digest)).toEqual(['a']);
+		expect(takeOverdue(key, 'support', 300)).toEqual([]);
 	});
 });

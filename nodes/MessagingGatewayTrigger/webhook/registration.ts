@@ -25,7 +25,8 @@ export interface OurRegistration {
 	gateway?: 'waha';
 }
 
-export interface TriggerStaticData extends IDataObject {
+/** What the trigger keeps in the node's static data for one session it watches. */
+export interface SessionState extends IDataObject {
 	registration?: OurRegistration & IDataObject;
 	/** The registration we replaced, to put back when the trigger stops; null if there was none to keep. */
 	previous?: (RemoteWebhook & IDataObject) | null;
@@ -33,6 +34,14 @@ export interface TriggerStaticData extends IDataObject {
 	delivered?: string;
 	/** When the workflow was activated (Unix seconds): a catch-up reads nothing from before. */
 	activatedAt?: number;
+}
+
+/**
+ * The node's static data: with Sessions to Watch on One Session (and in every trigger saved before
+ * there was a choice), that session's state itself; with several or all, each one's under `sessions`.
+ */
+export interface TriggerStaticData extends SessionState {
+	sessions?: Record<string, SessionState>;
 }
 
 export interface WantedRegistration {
@@ -59,15 +68,15 @@ export interface WantedRegistration {
 export interface WebhookRegistrar {
 	isRegistered(
 		this: IHookFunctions,
-		staticData: TriggerStaticData,
+		staticData: SessionState,
 		wanted: WantedRegistration,
 	): Promise<boolean>;
 	register(
 		this: IHookFunctions,
-		staticData: TriggerStaticData,
+		staticData: SessionState,
 		wanted: WantedRegistration,
 	): Promise<void>;
-	unregister(this: IHookFunctions, staticData: TriggerStaticData): Promise<void>;
+	unregister(this: IHookFunctions, staticData: SessionState): Promise<void>;
 }
 
 /** The same event names, in any order. */
@@ -118,7 +127,7 @@ export const LOG_PREFIX = 'Messaging Gateway Trigger:';
 export async function isRegistered(
 	this: IHookFunctions,
 	dialect: WebhookDialect,
-	staticData: TriggerStaticData,
+	staticData: SessionState,
 	wanted: WantedRegistration,
 ): Promise<boolean> {
 	const ours = staticData.registration;
@@ -151,7 +160,7 @@ export async function isRegistered(
 export async function register(
 	this: IHookFunctions,
 	dialect: WebhookDialect,
-	staticData: TriggerStaticData,
+	staticData: SessionState,
 	wanted: WantedRegistration,
 ): Promise<void> {
 	const unknownEvents = dialect.events
@@ -241,7 +250,7 @@ export async function register(
 		token,
 		...(dialect.tokenHeader ? { tokenHeader: dialect.tokenHeader } : {}),
 	};
-	staticData.previous = previous as TriggerStaticData['previous'];
+	staticData.previous = previous as SessionState['previous'];
 }
 
 /**
@@ -252,7 +261,7 @@ export async function register(
 export async function unregister(
 	this: IHookFunctions,
 	dialect: WebhookDialect,
-	staticData: TriggerStaticData,
+	staticData: SessionState,
 ): Promise<void> {
 	const ours = staticData.registration;
 	if (!ours) return;

@@ -13,7 +13,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type {
-	TriggerStaticData,
+	SessionState,
 	WantedRegistration,
 	WebhookRegistrar,
 } from '../../webhook/registration';
@@ -138,7 +138,7 @@ export const WAHA_WEBHOOKS: WebhookRegistrar = {
 	/** Ours is registered with these events and this key, and the session still lists it. */
 	async isRegistered(
 		this: IHookFunctions,
-		staticData: TriggerStaticData,
+		staticData: SessionState,
 		wanted: WantedRegistration,
 	): Promise<boolean> {
 		const ours = staticData.registration;
@@ -176,7 +176,7 @@ export const WAHA_WEBHOOKS: WebhookRegistrar = {
 	 */
 	async register(
 		this: IHookFunctions,
-		staticData: TriggerStaticData,
+		staticData: SessionState,
 		wanted: WantedRegistration,
 	): Promise<void> {
 		const lacking = eventsWahaLacks(wanted.events);
@@ -233,7 +233,7 @@ export const WAHA_WEBHOOKS: WebhookRegistrar = {
 	},
 
 	/** Removes our entry, found by our URL; every other webhook and setting stays as it is. */
-	async unregister(this: IHookFunctions, staticData: TriggerStaticData): Promise<void> {
+	async unregister(this: IHookFunctions, staticData: SessionState): Promise<void> {
 		const ours = staticData.registration;
 		if (!ours) return;
 		const secrets = [ours.token];
