@@ -22,6 +22,7 @@ import { DELIVERIES } from './delivery-memory';
 import type {
 	SessionState,
 	TriggerStaticData,
+	WatchedSession,
 	WantedRegistration,
 	WebhookRegistrar,
 } from './webhook/registration';
@@ -112,7 +113,7 @@ export async function watchedSessions(
 /** Every session state the static data holds (One Session's at its top, the others under `sessions`). */
 export function sessionStates(staticData: TriggerStaticData): SessionState[] {
 	const states: SessionState[] = staticData.registration ? [staticData] : [];
-	if (staticData.sessions) states.push(...Object.values(staticData.sessions));
+	if (staticData.sessions) states.push(...staticData.sessions);
 	return states;
 }
 
@@ -124,9 +125,11 @@ function stateOf(
 	make: boolean,
 ): SessionState | undefined {
 	if (scope === 'one') return staticData;
-	if (!make) return staticData.sessions?.[session];
-	staticData.sessions ??= {};
-	return (staticData.sessions[session] ??= {});
+	const found = staticData.sessions?.find((watched) => watched.session === session);
+	if (found || !make) return found;
+	const made: WatchedSession = { session };
+	(staticData.sessions ??= []).push(made);
+	return made;
 }
 
 /** States activation no longer wants: another scope's, or a session no longer among `sessions`. */
@@ -135,11 +138,11 @@ function staleStates(
 	scope: SessionScope,
 	sessions: string[],
 ): SessionState[] {
-	const nested = Object.entries(staticData.sessions ?? {});
-	if (scope === 'one') return nested.map(([, state]) => state);
+	const nested = staticData.sessions ?? [];
+	if (scope === 'one') return [...nested];
 	return [
 		...(staticData.registration ? [staticData] : []),
-		...nested.filter(([session]) => !sessions.includes(session)).map(([, state]) => state),
+		...nested.filter(({ session }) => !sessions.includes(session)),
 	];
 }
 
@@ -183,11 +186,9 @@ async function unregisterState(
 		forgetCatchUps(token);
 	}
 	const nested = staticData.sessions;
-	if (state === staticData || !nested) return;
-	for (const [session, kept] of Object.entries(nested)) {
-		if (kept === state) delete nested[session];
-	}
-	if (Object.keys(nested).length === 0) delete staticData.sessions;
+	const index = nested?.indexOf(state as WatchedSession) ?? -1;
+	if (index !== -1) nested!.splice(index, 1);
+	if (nested?.length === 0) delete staticData.sessions;
 }
 
 /**

@@ -139,9 +139,13 @@ describe.each(GATEWAYS)('one trigger for several sessions of $name', (gateway) =
 			await harness.activate();
 
 			expect([deliversTo(harness, SALES), deliversTo(harness, SUPPORT)]).toEqual([true, true]);
-			const staticData = harness.staticData() as { registration?: unknown; sessions?: object };
+			const staticData = harness.staticData() as { registration?: unknown; sessions?: unknown[] };
 			expect(staticData.registration).toBeUndefined();
-			expect(Object.keys(staticData.sessions ?? {}).sort()).toEqual([SALES, SUPPORT].sort());
+			expect(staticData.sessions).toEqual(
+				expect.arrayContaining(
+					[SALES, SUPPORT].map((session) => expect.objectContaining({ session })),
+				),
+			);
 
 			await simulator.injectInboundMessage({ instance: SALES, from: ALICE.number, text: 'sales?' });
 			await simulator.injectInboundMessage({
@@ -227,4 +231,59 @@ describe.each(GATEWAYS)('one trigger for several sessions of $name', (gateway) =
 			expect(second.staticData().sessions).toBeUndefined();
 		});
 	}
+});
+
+describe("sessions named as an object's own properties", () => {
+	const HOSTILE = ['__proto__', 'constructor', 'toString'];
+	let simulator: Simulator;
+	let harness: TriggerHarness | undefined;
+	beforeAll(async () => {
+		simulator = await startSimulator({ gateway: 'waha' });
+	});
+	afterAll(async () => {
+		await harness?.stop();
+		await simulator.stop();
+	});
+
+	it('each is a session like any other, and nothing lands on every object', async () => {
+		for (const name of HOSTILE) {
+			const created = await axios.post(
+				`${simulator.url}/api/sessions`,
+				{ name, start: false },
+				{ headers: { 'X-Api-Key': simulator.apiKey } },
+			);
+			expect(created.status).toBe(201);
+			simulator.setInstanceState(name, 'open');
+		}
+		harness = await startTriggerHarness({
+			gateway: simulator,
+			parameters: {
+				events: ['MESSAGES_UPSERT'],
+				sessionScope: 'several',
+				sessions: [SALES, ...HOSTILE],
+				// The new sessions keep no messages: no catch-up.
+				options: { catchUpHours: 0 },
+			} as never,
+			credentialGateway: 'waha',
+			typeVersion: 3,
+		});
+		await harness.activate();
+
+		expect(({} as Record<string, unknown>).registration).toBeUndefined();
+		const watched = (harness.staticData().sessions as Array<{ session: string }>).map(
+			({ session }) => session,
+		);
+		expect(watched).toEqual([SALES, ...HOSTILE]);
+		for (const name of HOSTILE) {
+			expect(simulator.getWebhooks(name).map(({ url }) => url)).toEqual([harness.webhookUrl]);
+		}
+
+		await simulator.injectInboundMessage({ instance: '__proto__', from: ALICE.number, text: 'hi' });
+		await harness.waitForDeliveries(1);
+		expect(harness.executions().map(([item]) => item.json.session)).toEqual(['__proto__']);
+
+		await harness.delete();
+		expect(HOSTILE.map((name) => simulator.getWebhooks(name))).toEqual(HOSTILE.map(() => []));
+		expect(harness.staticData().sessions).toBeUndefined();
+	});
 });

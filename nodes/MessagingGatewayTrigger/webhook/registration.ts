@@ -41,7 +41,15 @@ export interface SessionState extends IDataObject {
  * there was a choice), that session's state itself; with several or all, each one's under `sessions`.
  */
 export interface TriggerStaticData extends SessionState {
-	sessions?: Record<string, SessionState>;
+	sessions?: WatchedSession[];
+}
+
+/**
+ * A session watched with others, and its state. A list, not an object keyed by name: a session
+ * may be named `__proto__` or `constructor`, which an object would answer for from its prototype.
+ */
+export interface WatchedSession extends SessionState {
+	session: string;
 }
 
 export interface WantedRegistration {
