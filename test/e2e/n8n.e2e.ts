@@ -1,10 +1,20 @@
+import { randomUUID } from 'node:crypto';
+
 import axios from 'axios';
 import { sleep } from 'n8n-workflow';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator } from '../simulator/index.cts';
-import { activate, binaryContent, createCredential, hasFeature, until } from './e2e-helpers.cts';
+import {
+	activate,
+	binaryContent,
+	createActiveWorkflow,
+	createCredential,
+	hasFeature,
+	logFigures,
+	until,
+} from './e2e-helpers.cts';
 import {
 	everyOperation,
 	expectEveryOperationResults,
@@ -14,6 +24,14 @@ import { executeWorkflow } from './n8n-cli.cts';
 import { N8N_VERSION } from './n8n-install.cts';
 import { startN8n } from './n8n-instance.cts';
 import type { N8nInstance } from './n8n-instance.cts';
+import {
+	arrivalsOf,
+	gapsOf,
+	pacedSendWorkflow,
+	runAtOnce,
+	sendsOverPace,
+	turnMs,
+} from './send-pace.cts';
 import {
 	ACTION_TYPE,
 	CREDENTIAL_TYPE,
@@ -289,5 +307,49 @@ describe('binary media through real n8n', () => {
 		});
 		const bytes = await binaryContent(n8n, downloaded!.binary!.file as unknown as IDataObject);
 		expect(bytes.equals(original)).toBe(true);
+	});
+});
+
+describe('Pace Sends across the executions of one n8n process', () => {
+	/** 60 a minute: a turn a second, shared by every execution of the process. */
+	const PACE = { pacePerMinute: 60, paceWorkers: 1 };
+
+	it.each([
+		{
+			name: 'unpaced (the control): the same two runs send together',
+			pace: undefined,
+			withinPace: false,
+		},
+		{
+			name: 'paced at 60 a minute: a second between sends, whichever execution sends',
+			pace: PACE,
+			withinPace: true,
+		},
+	])('two executions at once, $name', async ({ name, pace, withinPace }) => {
+		const credential = await createCredential(n8n, `Messaging Gateway (${name})`, {
+			baseUrl: simulator.url,
+			apiKey: simulator.apiKey,
+		});
+		const webhookPath = `paced-${randomUUID()}`;
+		const workflowId = await createActiveWorkflow(
+			n8n,
+			pacedSendWorkflow(credential, { session: SESSION, chatId: ALICE.number, webhookPath, pace }),
+		);
+		const prefix = pace ? 'paced' : 'unpaced';
+		const runs = ['first', 'second'].map((run) => [1, 2].map((n) => `${prefix} ${run} ${n}`));
+		simulator.clearLogs();
+
+		const statuses = await runAtOnce(`${n8n.url}/webhook/${webhookPath}`, runs);
+
+		const arrivals = arrivalsOf(simulator, prefix);
+		logFigures(`Pace Sends in one n8n process, ${name}: ms between arrivals`, gapsOf(arrivals));
+		expect({
+			statuses,
+			texts: arrivals.map((arrival) => arrival.text).sort(),
+			executions: new Set(arrivals.map((arrival) => arrival.executionId)).size,
+			// Every send a turn after the one before, and the four three turns apart at least.
+			withinPace: sendsOverPace(arrivals, turnMs(PACE)) === 0,
+		}).toEqual({ statuses: [200, 200], texts: runs.flat().sort(), executions: 2, withinPace });
+		await n8n.api.post(`/workflows/${workflowId}/deactivate`, {});
 	});
 });

@@ -3,6 +3,8 @@
  * PostgreSQL and Redis (test/queue/queue-cluster.cts), against the gateway simulator. The trigger
  * registers from main, deliveries reach the webhook processor, executions run on workers.
  */
+import { randomUUID } from 'node:crypto';
+
 import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -14,6 +16,7 @@ import {
 	allExecutions,
 	createCredential,
 	deliverBurst,
+	logFigures,
 	triggerMessageIds,
 	until,
 	untilCountReaches,
@@ -26,6 +29,14 @@ import {
 	expectEveryOperationResults,
 	seededOperationCases,
 } from '../e2e/every-operation.cts';
+import {
+	arrivalsOf,
+	gapsOf,
+	pacedSendWorkflow,
+	runAtOnce,
+	sendsOverPace,
+	turnMs,
+} from '../e2e/send-pace.cts';
 import {
 	ACTION_TYPE,
 	countingTriggerWorkflow,
@@ -48,6 +59,13 @@ const SESSION = SEED.instances.connected.name;
 const ALICE = SEED.contacts.alice;
 const BURST = { deliveries: 500, concurrency: 25 };
 const WORKER_STOP = { deliveries: 200, concurrency: 25, stopAfter: 60, replyDelayMs: 1500 };
+/**
+ * Pace Sends shared by the two workers: each takes a turn every 2 s, together one a second (turns
+ * of 2 s leave room for a busy cluster's request times, see sendsOverPace).
+ */
+const QUEUE_PACE = { pacePerMinute: 60, paceWorkers: 2 };
+/** Executions started at once by the paced workflow, one send each. */
+const PACED_EXECUTIONS = 6;
 /** Figures for docs/queue-mode.md, filled by the tests that measure them. */
 const figures: Record<string, IDataObject> = {};
 
@@ -268,6 +286,72 @@ describe('n8n 2.41.1 in queue mode: main, webhook processor, two workers', () =>
 		);
 		await cluster.main.api.post(`/workflows/${workflowId}/deactivate`, {});
 	});
+
+	it.each([
+		{
+			name: 'unpaced (the control): the same executions send together',
+			pace: undefined,
+			withinPace: false,
+		},
+		{
+			name: `paced at ${QUEUE_PACE.pacePerMinute} a minute with ${QUEUE_PACE.paceWorkers} workers sending: each worker a send every ${turnMs(QUEUE_PACE) / 1000} s, the session within the pace`,
+			pace: QUEUE_PACE,
+			withinPace: true,
+		},
+	])(
+		`Pace Sends, ${PACED_EXECUTIONS} executions at once on the workers, $name`,
+		async ({ name, pace, withinPace }) => {
+			const webhookPath = `paced-${randomUUID()}`;
+			const created = await cluster.main.api.post(
+				'/workflows',
+				pacedSendWorkflow(credential, {
+					session: SESSION,
+					chatId: ALICE.number,
+					webhookPath,
+					pace,
+				}),
+			);
+			expect(created.status).toBe(200);
+			const workflowId = String(created.data.id);
+			await activate(cluster.main, workflowId);
+			const prefix = pace ? 'paced' : 'unpaced';
+			const runs = Array.from({ length: PACED_EXECUTIONS }, (_, run) => [`${prefix} ${run + 1}`]);
+			simulator.clearLogs();
+
+			const statuses = await runAtOnce(`${cluster.webhookUrl}/webhook/${webhookPath}`, runs);
+
+			const arrivals = arrivalsOf(simulator, prefix);
+			const ranBy = workerOfExecutions();
+			const byWorker = cluster.workers.map((worker) =>
+				arrivals.filter((arrival) => ranBy.get(arrival.executionId) === worker.name),
+			);
+			logFigures(`Pace Sends in queue mode, ${name}: ms between arrivals`, {
+				session: gapsOf(arrivals),
+				...Object.fromEntries(
+					cluster.workers.map((worker, index) => [worker.name, gapsOf(byWorker[index])]),
+				),
+			});
+			expect({
+				statuses,
+				texts: arrivals.map((arrival) => arrival.text).sort(),
+				sentOnAWorker: byWorker.flat().length,
+				// Each worker keeps its share: a turn of 60 / (pace / workers) seconds between its own sends.
+				everyWorkerWithinItsShare: byWorker.every(
+					(sends) => sendsOverPace(sends, turnMs(QUEUE_PACE)) === 0,
+				),
+				// Both together: no stretch of time holds more than both workers' turns in it.
+				sessionWithinPace:
+					sendsOverPace(arrivals, turnMs(QUEUE_PACE), QUEUE_PACE.paceWorkers) === 0,
+			}).toEqual({
+				statuses: runs.map(() => 200),
+				texts: runs.flat().sort(),
+				sentOnAWorker: PACED_EXECUTIONS,
+				everyWorkerWithinItsShare: withinPace,
+				sessionWithinPace: withinPace,
+			});
+			await cluster.main.api.post(`/workflows/${workflowId}/deactivate`, {});
+		},
+	);
 
 	it(`a burst of ${BURST.deliveries} deliveries, ${BURST.concurrency} at a time: exactly ${BURST.deliveries} executions, on both workers`, async () => {
 		simulator.reset();

@@ -45,6 +45,8 @@ const WAHA_CREDENTIAL_NAME = 'WAHA account';
 const CUSTOMER_TEXT = 'Hi! Is my order ready?';
 /** What the Send Text workflow sends the seed customer. */
 const ORDER_UPDATE = 'Your order #1024 is ready for pickup.';
+/** The paced Send Text's Options: 20 sends a minute from the session, up to 5 s later at random, one n8n sending. */
+const OFFER_PACE = { pacePerMinute: 20, paceJitterSeconds: 5, paceWorkers: 1 };
 
 interface CreatedWorkflow {
 	id: string;
@@ -66,6 +68,8 @@ export interface EditorSandbox {
 	combineRapid: CreatedWorkflow;
 	/** Manual Trigger → Status → Post (the Post a Status form). */
 	statusPost: CreatedWorkflow;
+	/** Manual Trigger → Send Text with Pace Sends in its Options (the pace's form). */
+	sendPace: CreatedWorkflow;
 	/** Inactive: the echo bot with the WAHA credential (the trigger's form on WAHA). */
 	wahaEchoBot: CreatedWorkflow;
 	stop(): Promise<void>;
@@ -150,6 +154,15 @@ function statusPostWorkflow(echoBot: WorkflowJson): WorkflowJson {
 	});
 }
 
+/** Manual Trigger → Send Text of an offer, paced (OFFER_PACE): the Pace Sends options in the form. */
+function sendPaceWorkflow(echoBot: WorkflowJson): WorkflowJson {
+	return manualWorkflow(echoBot, 'Weekly offer (Messaging Gateway)', 'Send the offer', {
+		chatId: { __rl: true, mode: 'id', value: '+55 11 98765-0001' },
+		text: 'This week only: 10% off every cake.',
+		options: OFFER_PACE,
+	});
+}
+
 /** The echo bot on WAHA, its trigger with WAHA's own option (Redeliver For) set, so the form shows it. */
 function wahaEchoBotWorkflow(credential: CredentialRef): WorkflowJson {
 	const workflow = echoBotWorkflow(credential, SESSION);
@@ -200,6 +213,7 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 		const sendText = await createWorkflow(n8n, sendTextWorkflow(echoBot.json));
 		const combineRapid = await createWorkflow(n8n, combineRapidWorkflow(credential, SESSION));
 		const statusPost = await createWorkflow(n8n, statusPostWorkflow(echoBot.json));
+		const sendPace = await createWorkflow(n8n, sendPaceWorkflow(echoBot.json));
 		const wahaEchoBot = await createWorkflow(n8n, wahaEchoBotWorkflow(wahaCredential));
 		return {
 			simulator,
@@ -210,6 +224,7 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 			sendText,
 			combineRapid,
 			statusPost,
+			sendPace,
 			wahaEchoBot,
 			stop,
 		};
@@ -410,6 +425,25 @@ async function scrollNearTop(element: Locator, offset: number): Promise<void> {
 	}, offset);
 }
 
+/** Drags the right edge of the open node's form `pixels` to the right: long labels show whole. */
+async function widenForm(page: Page, pixels: number): Promise<void> {
+	const form = await byTestId(page, 'node-parameters').boundingBox();
+	const edges = byTestId(page, 'resize-handle').filter({ visible: true });
+	for (const edge of await edges.all()) {
+		const box = await edge.boundingBox();
+		if (!form || !box || box.height < form.height / 2) continue;
+		// The handle at the form's right side (the other one is at its left).
+		if (Math.abs(box.x - (form.x + form.width)) > 40) continue;
+		const y = form.y + form.height / 2;
+		await page.mouse.move(box.x + box.width / 2, y);
+		await page.mouse.down();
+		await page.mouse.move(box.x + box.width / 2 + pixels, y, { steps: 10 });
+		await page.mouse.up();
+		return;
+	}
+	throw new Error("The node's form has no resize handle at its right side");
+}
+
 /** Closes the toasts n8n shows after a run ("Node executed successfully"). */
 async function closeNotifications(page: Page): Promise<void> {
 	const close = page.locator('.el-notification .el-notification__closeBtn');
@@ -493,12 +527,15 @@ function formView(view: {
 	descriptionOf: (built: BuiltNodes) => INodeTypeDescription;
 	/** The fields whose chosen options the form must show by name. */
 	choiceFields: string[];
+	/** What to do in the open form before the picture (widen it, scroll it). */
+	arrange?: (page: Page) => Promise<void>;
 }): EditorView {
 	return {
 		name: view.name,
 		caption: view.caption,
 		show: async (page, sandbox) => {
 			await openWorkflow(page, sandbox, view.workflowOf(sandbox), view.nodeOf, { form: true });
+			await view.arrange?.(page);
 			// Off the form, onto the empty input panel: a hovered field shows its Fixed/Expression switch.
 			await page.mouse.move(VIEWPORT.width / 6, VIEWPORT.height / 5);
 		},
@@ -679,5 +716,24 @@ export const EDITOR_VIEWS: EditorView[] = [
 		caption: "The trigger with a WAHA credential, and WAHA's own option Redeliver For",
 		workflowOf: (sandbox) => sandbox.wahaEchoBot,
 		...TRIGGER_FORM,
+	}),
+	// Last: it widens the form, which n8n keeps for the forms opened after it.
+	formView({
+		name: 'send-pace',
+		caption:
+			'Message → Send Text paced: Pace Sends (Messages per Minute), Pace Jitter (Seconds) and Pace Workers Sending in its Options',
+		workflowOf: (sandbox) => sandbox.sendPace,
+		nodeOf: (workflow) => actionNodeOf(workflow, 'sendText'),
+		descriptionOf: (built) => built.action,
+		choiceFields: ['resource', 'operation'],
+		arrange: async (page) => {
+			// "Pace Sends (Messages per Minute)" is cut short in a form of n8n's default width.
+			await widenForm(page, 100);
+			// The three pace options sit below the fold: from Operation (Send Text) down to them.
+			await scrollNearTop(
+				byTestId(page, 'node-parameters').getByText('Operation', { exact: true }),
+				12,
+			);
+		},
 	}),
 ];
