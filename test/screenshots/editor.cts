@@ -70,6 +70,8 @@ export interface EditorSandbox {
 	statusPost: CreatedWorkflow;
 	/** Manual Trigger → Send Text with Pace Sends in its Options (the pace's form). */
 	sendPace: CreatedWorkflow;
+	/** Inactive: the echo bot answering on two sessions (the trigger's Several Sessions form). */
+	severalSessions: CreatedWorkflow;
 	/** Inactive: the echo bot with the WAHA credential (the trigger's form on WAHA). */
 	wahaEchoBot: CreatedWorkflow;
 	stop(): Promise<void>;
@@ -163,6 +165,18 @@ function sendPaceWorkflow(echoBot: WorkflowJson): WorkflowJson {
 	});
 }
 
+/** The echo bot answering on two numbers: its trigger watches Several Sessions. */
+function severalSessionsWorkflow(credential: CredentialRef): WorkflowJson {
+	const workflow = echoBotWorkflow(credential, SESSION);
+	const trigger = triggerNodeOf(workflow);
+	trigger.parameters = {
+		...trigger.parameters,
+		sessionScope: 'several',
+		sessions: [SESSION, SEED.instances.pairing.name],
+	};
+	return { ...workflow, name: 'Echo bot on two numbers (Messaging Gateway)' };
+}
+
 /** The echo bot on WAHA, its trigger with WAHA's own option (Redeliver For) set, so the form shows it. */
 function wahaEchoBotWorkflow(credential: CredentialRef): WorkflowJson {
 	const workflow = echoBotWorkflow(credential, SESSION);
@@ -214,6 +228,7 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 		const combineRapid = await createWorkflow(n8n, combineRapidWorkflow(credential, SESSION));
 		const statusPost = await createWorkflow(n8n, statusPostWorkflow(echoBot.json));
 		const sendPace = await createWorkflow(n8n, sendPaceWorkflow(echoBot.json));
+		const severalSessions = await createWorkflow(n8n, severalSessionsWorkflow(credential));
 		const wahaEchoBot = await createWorkflow(n8n, wahaEchoBotWorkflow(wahaCredential));
 		return {
 			simulator,
@@ -225,6 +240,7 @@ export async function startEditorSandbox(): Promise<EditorSandbox> {
 			combineRapid,
 			statusPost,
 			sendPace,
+			severalSessions,
 			wahaEchoBot,
 			stop,
 		};
@@ -716,6 +732,13 @@ export const EDITOR_VIEWS: EditorView[] = [
 		caption: "The trigger with a WAHA credential, and WAHA's own option Redeliver For",
 		workflowOf: (sandbox) => sandbox.wahaEchoBot,
 		...TRIGGER_FORM,
+	}),
+	formView({
+		name: 'trigger-sessions',
+		caption: "The trigger watching Several Sessions: the sessions picked from the gateway's list",
+		workflowOf: (sandbox) => sandbox.severalSessions,
+		...TRIGGER_FORM,
+		choiceFields: ['sessionScope', 'events'],
 	}),
 	// Last: it widens the form, which n8n keeps for the forms opened after it.
 	formView({
