@@ -56,39 +56,45 @@ export function readSessionScope(this: IHookFunctions): SessionScope {
 	return scope as SessionScope;
 }
 
-/** Session Names or IDs as picked, or from an expression a list or comma-separated names; each once. */
-function pickedSessions(this: IHookFunctions): string[] {
-	const raw = this.getNodeParameter('sessions', []);
-	const description = 'Pick the sessions from the list, or give their names separated by commas.';
-	if (typeof raw !== 'string' && !Array.isArray(raw)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Session Names or IDs must be a list of session names (got ${describeValue(raw)})`,
-			{ description },
-		);
+/** Session Names or IDs read: the names, each once, or why they cannot be watched. */
+export type PickedSessions = { ok: true; sessions: string[] } | { ok: false; reason: string };
+
+/**
+ * Session Names or IDs as picked, or from an expression: a list, comma-separated names, or one
+ * name (a number too: instances are often named after their phone number); each once.
+ */
+export function readPickedSessions(raw: unknown): PickedSessions {
+	if (typeof raw !== 'string' && typeof raw !== 'number' && !Array.isArray(raw)) {
+		return {
+			ok: false,
+			reason: `Session Names or IDs must be a list of session names (got ${describeValue(raw)})`,
+		};
 	}
 	const names = new Set<string>();
 	for (const entry of splitList(raw)) {
 		const check = checkSessionName(entry);
 		if (!check.ok) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Session Names or IDs must list session names such as acme-sales (got ${describeValue(entry)})`,
-				{ description },
-			);
+			return {
+				ok: false,
+				reason: `Session Names or IDs must list session names such as acme-sales (got ${describeValue(entry)})`,
+			};
 		}
 		names.add(check.session);
 	}
 	if (names.size === 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'Session Names or IDs must name at least one session',
-			{
-				description,
-			},
-		);
+		return { ok: false, reason: 'Session Names or IDs must name at least one session' };
 	}
-	return [...names];
+	return { ok: true, sessions: [...names] };
+}
+
+function pickedSessions(this: IHookFunctions): string[] {
+	const picked = readPickedSessions(this.getNodeParameter('sessions', []));
+	if (!picked.ok) {
+		throw new NodeOperationError(this.getNode(), picked.reason, {
+			description: 'Pick the sessions from the list, or give their names separated by commas.',
+		});
+	}
+	return picked.sessions;
 }
 
 /**
