@@ -11,6 +11,7 @@ import axios from 'axios';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator, SimulatorOptions } from '../simulator/index.cts';
 import { startTriggerHarness } from '../support/trigger-harness.cts';
+import { freshTrigger } from './trigger-testbed.cts';
 import type { TriggerHarness, TriggerHarnessOptions } from '../support/trigger-harness.cts';
 
 const SALES = SEED.instances.connected.name;
@@ -191,6 +192,50 @@ describe.each(GATEWAYS)('one trigger for several sessions of $name', (gateway) =
 				: { status: 200, body: { received: true, ignored: 'other session' } },
 		);
 		expect(harness.executions()).toHaveLength(1);
+	});
+
+	it("after n8n was away, each session's first delivery carries that session's missed messages, and only those", async () => {
+		const harness = await trigger({ sessionScope: 'several', sessions: [SALES, SUPPORT] });
+		await harness.activate();
+		// Activated hours ago: the missed messages are in its past (a catch-up reads none from before).
+		harness.editStaticData((nodeData) => {
+			for (const watched of nodeData.sessions as Array<{ activatedAt?: number }>) {
+				watched.activatedAt = Math.floor(Date.now() / 1000) - 4 * 3600;
+			}
+		});
+		// The gap outlasts the gateway's tries: its retries come after the test.
+		simulator.setDeliveryClock({ scale: 1_000_000 });
+		const write = async (instance: string, text: string, secondsAgo = 0) => {
+			const before = harness.deliveries.length;
+			await simulator.injectInboundMessage({
+				instance,
+				from: ALICE.number,
+				text,
+				timestamp: Math.floor(Date.now() / 1000) - secondsAgo,
+			});
+			await harness.waitForDeliveries(before + 1);
+		};
+
+		harness.failNextExecutionStores(2);
+		await write(SALES, 'missed in sales', 40);
+		await write(SUPPORT, 'missed in support', 30);
+		harness.restart(await freshTrigger(), 'init');
+		await harness.activate();
+
+		await write(SALES, 'sales again');
+		await write(SUPPORT, 'support again');
+
+		const runs = harness
+			.executions()
+			.map((items) =>
+				items.map(
+					({ json }) => `${json.session}: ${json.caughtUp === true ? '↺ ' : ''}${json.text}`,
+				),
+			);
+		expect(runs).toEqual([
+			[`${SALES}: ↺ missed in sales`, `${SALES}: sales again`],
+			[`${SUPPORT}: ↺ missed in support`, `${SUPPORT}: support again`],
+		]);
 	});
 
 	it('from One Session to Several Sessions and back: nothing of the earlier choice stays registered', async () => {
