@@ -18,28 +18,22 @@ import type { MessagingGatewayTrigger } from '../nodes/MessagingGatewayTrigger/M
 import type * as CheckedDeliveryModule from '../nodes/MessagingGatewayTrigger/checked-delivery';
 import type * as DeliveryMemoryModule from '../nodes/MessagingGatewayTrigger/delivery-memory';
 import type * as SettingsModule from '../nodes/MessagingGatewayTrigger/settings';
-import type { OurRegistration } from '../nodes/MessagingGatewayTrigger/webhook/registration';
+import type {
+	OurRegistration,
+	SessionState,
+} from '../nodes/MessagingGatewayTrigger/webhook/registration';
 import { built, builtModule } from './support/built.cts';
 import { deliveryMemoryCost } from './support/delivery-memory-cost.cts';
+import { severalSessionsCost } from './support/several-sessions-cost.cts';
+import type { Webhook } from './support/webhook-timing.cts';
+import { microsecondsPerEvent, newMessageId, silentResponse } from './support/webhook-timing.cts';
 import type * as TriggerHarnessModule from '../test/support/trigger-harness.cts';
-import type {
-	JsonResponse,
-	TriggerHarness,
-	WebhookRequest,
-} from '../test/support/trigger-harness.cts';
+import type { TriggerHarness, WebhookRequest } from '../test/support/trigger-harness.cts';
 import type * as SimulatorModule from '../test/simulator/index.cts';
 import type { BenchPart, GoalResult, PartResult } from './support/measure.cts';
-import {
-	elapsedMs,
-	interleaved,
-	microsecondsText,
-	round2,
-	roundedStats,
-} from './support/measure.cts';
+import { interleaved, microsecondsText, round2, roundedStats } from './support/measure.cts';
 
 const GOAL_MICROSECONDS = 2;
-
-type Webhook = (this: IWebhookFunctions) => Promise<IWebhookResponseData>;
 
 /** The trivial trigger: what any webhook trigger must do at least (hand the body on). */
 const trivialTrigger: Pick<INodeType, 'webhook'> = {
@@ -73,49 +67,6 @@ function compileTypeScriptOnLoad(): void {
 			filename,
 		);
 	};
-}
-
-/**
- * A response that takes the trigger's answer and sends nothing (the bench has no client), and
- * says at once that it finished with 200, as n8n's does once it stored the execution.
- */
-function silentResponse(): JsonResponse {
-	const response: JsonResponse = {
-		once: (event, listener) => {
-			if (event === 'finish') listener();
-			return response;
-		},
-		statusCode: 200,
-		headersSent: false,
-		status: () => response,
-		json: () => undefined,
-		send: () => undefined,
-		end: () => undefined,
-		setHeader: () => undefined,
-	};
-	return response;
-}
-
-/** Message IDs no event of the run has had: each event is a new message, as the gateway sends them. */
-let messagesSent = 0;
-
-/**
- * µs per event of `events` calls of `webhook` in one context (built outside the timing), each with
- * the message ID in `key` changed, so that no event is a redelivery of another.
- */
-async function microsecondsPerEvent(
-	webhook: Webhook,
-	context: IWebhookFunctions,
-	events: number,
-	key: IDataObject,
-): Promise<number> {
-	const ids = Array.from({ length: events }, () => `BENCH${(messagesSent++).toString(16)}`);
-	const start = process.hrtime.bigint();
-	for (let event = 0; event < events; event++) {
-		key.id = ids[event];
-		await webhook.call(context);
-	}
-	return (elapsedMs(start) * 1000) / events;
 }
 
 /** One call our webhook() made into n8n (a method of the context), with its arguments. */
@@ -239,7 +190,7 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 
 		// Both triggers must do their job in this context, or the figures compare nothing (a new
 		// message: the one the gateway delivered has run, and a redelivery of it starts nothing).
-		messageKey.id = `BENCH${(messagesSent++).toString(16)}`;
+		messageKey.id = newMessageId();
 		const check = await ours.webhook.call(contextFor());
 		const item = check.workflowData?.[0]?.[0]?.json;
 		if (item?.text !== 'Is my order ready?' || item?.event !== 'MESSAGES_UPSERT') {
@@ -252,7 +203,7 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 
 		// The calls into n8n one event makes: counted, and replayed alone to time them.
 		const webhookOfOurs = ours.webhook as Webhook;
-		messageKey.id = `BENCH${(messagesSent++).toString(16)}`;
+		messageKey.id = newMessageId();
 		const calls = await recordCalls(webhookOfOurs, contextFor());
 		const callsPerEvent: Record<string, number> = {};
 		for (const call of calls) callsPerEvent[call.name] = (callsPerEvent[call.name] ?? 0) + 1;
@@ -308,6 +259,17 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 				rounds: Math.max(3, Math.floor(rounds / 3)),
 			},
 		);
+		// The same delivery to a trigger watching many sessions, its session last among them.
+		const severalCost = await severalSessionsCost({
+			ours,
+			startTriggerHarness,
+			gateway: simulator,
+			state: harness.staticData() as SessionState,
+			request,
+			key: messageKey,
+			events: eventsPerSample,
+			rounds: Math.max(3, Math.floor(rounds / 3)),
+		});
 		const trivialMedian = measured.trivial.median;
 		const ownMedian = measured.ours.median - trivialMedian;
 		const ownMin = measured.ours.min - measured.trivial.min;
@@ -352,7 +314,7 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 		return {
 			id: 'trigger',
 			title: 'Trigger',
-			goals: [ownLogicGoal, allIncludedGoal, memoryCost.goal],
+			goals: [ownLogicGoal, allIncludedGoal, memoryCost.goal, severalCost.goal],
 			figures: {
 				eventsPerSample,
 				rounds,
@@ -372,6 +334,7 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 					trivial: measured.trivial.samples.map(round2),
 				},
 				deliveryMemory: memoryCost.figures,
+				severalSessions: severalCost.figures,
 			},
 			notes: [
 				"Both triggers run in n8n-core's real WebhookContext, built by test/support/trigger-harness.cts, with the body of one real delivery of the gateway simulator (a text message from a contact, messages.upsert), and the built trigger in dist/ (version 2, Session from the list, Message Received, default Filters, Simplify on) checks the token of its real registration.",
@@ -379,6 +342,7 @@ export const run: BenchPart = async ({ quick, log }): Promise<PartResult> => {
 				`Our own logic (the goal): a third variant makes only the calls into n8n that one event of ours makes (recorded, then replayed in the same context, awaiting what is a promise as ours does), so ours − it is our own logic: ${breakdown}. Each kind of call was also replayed alone, for the breakdown.`,
 				'The calls into n8n are what the settings require of any trigger: each of the 4 parameters (Session, Events, Filters, Options) read once per event, since a parameter that became unusable must be reported for every delivery; the credential, read per event because its API key can be rotated and must be kept out of the item; the static data, for the token of the registration.',
 				...memoryCost.notes,
+				...severalCost.notes,
 			],
 		};
 	} finally {

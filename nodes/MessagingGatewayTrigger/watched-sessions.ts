@@ -195,6 +195,44 @@ async function unregisterState(
 	const index = nested?.indexOf(state as WatchedSession) ?? -1;
 	if (index !== -1) nested!.splice(index, 1);
 	if (nested?.length === 0) delete staticData.sessions;
+	indexSessions(staticData);
+}
+
+/** Writes sessionIndex for the sessions watched now (none: no index). */
+export function indexSessions(staticData: TriggerStaticData): void {
+	const watched = staticData.sessions;
+	if (!watched) {
+		delete staticData.sessionIndex;
+		return;
+	}
+	staticData.sessionIndex = `/${watched.map(({ session }) => encodeURIComponent(session)).join('/')}/`;
+}
+
+/** Where sessionIndex puts `named` among the sessions (-1: not there). */
+function indexedPosition(index: unknown, named: unknown): number {
+	if (typeof index !== 'string' || typeof named !== 'string') return -1;
+	const at = index.indexOf(`/${encodeURIComponent(named)}/`);
+	if (at === -1) return -1;
+	let position = 0;
+	for (
+		let slash = index.indexOf('/', 1);
+		slash !== -1 && slash <= at;
+		slash = index.indexOf('/', slash + 1)
+	) {
+		position++;
+	}
+	return position;
+}
+
+/** The watched session named `named`: through sessionIndex, else by walking the list. */
+function namedSession(staticData: TriggerStaticData, named: unknown): SessionState | undefined {
+	const watched = staticData.sessions!;
+	const indexed = watched[indexedPosition(staticData.sessionIndex, named)];
+	if (indexed?.session === named) return indexed;
+	for (let index = 0, count = watched.length; index < count; index++) {
+		if (watched[index].session === named) return watched[index];
+	}
+	return undefined;
 }
 
 /**
@@ -215,6 +253,7 @@ export async function registerSessions(
 			const state = stateOf(staticData, scope, session, true)!;
 			await registrar.register.call(this, state, { ...wanted, session });
 		}
+		indexSessions(staticData);
 	} catch (error) {
 		failure = error;
 	}
@@ -265,26 +304,45 @@ function firstAuthentic(
 	return undefined;
 }
 
+/** Continues with the states `more` gives once `first` found none. */
+function orElse(
+	this: IWebhookFunctions,
+	first: SessionState | undefined | Promise<SessionState | undefined>,
+	more: () => SessionState[],
+): SessionState | undefined | Promise<SessionState | undefined> {
+	if (first instanceof Promise) {
+		return first.then((found) => found ?? firstAuthentic.call(this, more(), 0));
+	}
+	return first ?? firstAuthentic.call(this, more(), 0);
+}
+
 /**
  * The state of the session a delivery comes through, once it proves that (see isAuthentic), or
- * undefined. The token gateways send says which registration it is; WAHA signs with the session's
- * own key, so the session its envelope names says which key to check the signature with.
+ * undefined. The session the envelope names is checked first, reading as little of static data as
+ * can be (n8n hands it behind proxies, where every read costs): a delivery is found as quickly
+ * among fifty sessions as among two. WAHA signs with the session's own key: only that session's
+ * key is checked. A token says which registration it is: the other sessions are tried after the
+ * named one, so a token of one session on an envelope naming another is told apart as such.
  */
 export function authenticState(
 	this: IWebhookFunctions,
 	staticData: TriggerStaticData,
 ): SessionState | undefined | Promise<SessionState | undefined> {
-	// One session (every trigger saved before there was a choice): no list to make.
-	if (!staticData.sessions) {
+	const watched = staticData.sessions;
+	// One session (every trigger saved before there was a choice): no list to search.
+	if (!watched) {
 		return staticData.registration ? firstAuthentic.call(this, [staticData], 0) : undefined;
 	}
-	const states = sessionStates(staticData);
-	const named = states.some((state) => state.registration?.gateway === 'waha')
-		? asObject(this.getBodyData())?.session
-		: undefined;
-	const candidates =
-		named === undefined ? states : states.filter((state) => state.registration?.session === named);
-	return firstAuthentic.call(this, candidates, 0);
+	// One credential, one gateway: the first registration says which.
+	const onWaha = watched[0]?.registration?.gateway === 'waha';
+	const envelope = asObject(this.getBodyData());
+	const named = onWaha ? envelope?.session : envelope?.instance;
+	const namedState = namedSession(staticData, named);
+	const found = namedState ? firstAuthentic.call(this, [namedState], 0) : undefined;
+	if (onWaha) return found;
+	return orElse.call(this, found, () =>
+		sessionStates(staticData).filter((state) => state !== namedState),
+	);
 }
 
 /** The gateway of the trigger's registrations, for the words of a refusal. */
