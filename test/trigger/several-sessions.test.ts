@@ -173,6 +173,24 @@ describe.each(GATEWAYS)('one trigger for several sessions of $name', (gateway) =
 		},
 	);
 
+	// A group message reaches every member number with the sender's one message ID.
+	it('a message ID that two watched sessions receive runs once for each session', async () => {
+		const harness = await trigger({ sessionScope: 'several', sessions: [SALES, SUPPORT] });
+		await harness.activate();
+		for (const instance of [SALES, SUPPORT]) {
+			await simulator.injectInboundMessage({
+				instance,
+				from: ALICE.number,
+				id: '3EB0C0FFEE000000000A',
+				text: 'Who can help?',
+			});
+		}
+		await harness.waitForDeliveries(2);
+
+		expect(harness.deliveries.map(({ status }) => status)).toEqual([200, 200]);
+		expect(harness.executions().map(([item]) => item.json.session)).toEqual([SALES, SUPPORT]);
+	});
+
 	it("a delivery through one session's registration that names another session runs nothing", async () => {
 		const harness = await trigger({ sessionScope: 'several', sessions: [SALES, SUPPORT] });
 		await harness.activate();
