@@ -195,44 +195,6 @@ async function unregisterState(
 	const index = nested?.indexOf(state as WatchedSession) ?? -1;
 	if (index !== -1) nested!.splice(index, 1);
 	if (nested?.length === 0) delete staticData.sessions;
-	indexSessions(staticData);
-}
-
-/** Writes sessionIndex for the sessions watched now (none: no index). */
-export function indexSessions(staticData: TriggerStaticData): void {
-	const watched = staticData.sessions;
-	if (!watched) {
-		delete staticData.sessionIndex;
-		return;
-	}
-	staticData.sessionIndex = `/${watched.map(({ session }) => encodeURIComponent(session)).join('/')}/`;
-}
-
-/** Where sessionIndex puts `named` among the sessions (-1: not there). */
-function indexedPosition(index: unknown, named: unknown): number {
-	if (typeof index !== 'string' || typeof named !== 'string') return -1;
-	const at = index.indexOf(`/${encodeURIComponent(named)}/`);
-	if (at === -1) return -1;
-	let position = 0;
-	for (
-		let slash = index.indexOf('/', 1);
-		slash !== -1 && slash <= at;
-		slash = index.indexOf('/', slash + 1)
-	) {
-		position++;
-	}
-	return position;
-}
-
-/** The watched session named `named`: through sessionIndex, else by walking the list. */
-function namedSession(staticData: TriggerStaticData, named: unknown): SessionState | undefined {
-	const watched = staticData.sessions!;
-	const indexed = watched[indexedPosition(staticData.sessionIndex, named)];
-	if (indexed?.session === named) return indexed;
-	for (let index = 0, count = watched.length; index < count; index++) {
-		if (watched[index].session === named) return watched[index];
-	}
-	return undefined;
 }
 
 /**
@@ -253,7 +215,6 @@ export async function registerSessions(
 			const state = stateOf(staticData, scope, session, true)!;
 			await registrar.register.call(this, state, { ...wanted, session });
 		}
-		indexSessions(staticData);
 	} catch (error) {
 		failure = error;
 	}
@@ -318,9 +279,8 @@ function orElse(
 
 /**
  * The state of the session a delivery comes through, once it proves that (see isAuthentic), or
- * undefined. The session the envelope names is checked first, reading as little of static data as
- * can be (n8n hands it behind proxies, where every read costs): a delivery is found as quickly
- * among fifty sessions as among two. WAHA signs with the session's own key: only that session's
+ * undefined. The session the envelope names is checked first: one token or signature check,
+ * however many sessions are watched (each check reads the request anew). WAHA signs with the session's own key: only that session's
  * key is checked. A token says which registration it is: the other sessions are tried after the
  * named one, so a token of one session on an envelope naming another is told apart as such.
  */
@@ -328,16 +288,15 @@ export function authenticState(
 	this: IWebhookFunctions,
 	staticData: TriggerStaticData,
 ): SessionState | undefined | Promise<SessionState | undefined> {
-	const watched = staticData.sessions;
 	// One session (every trigger saved before there was a choice): no list to search.
-	if (!watched) {
+	if (!staticData.sessions) {
 		return staticData.registration ? firstAuthentic.call(this, [staticData], 0) : undefined;
 	}
-	// One credential, one gateway: the first registration says which.
-	const onWaha = watched[0]?.registration?.gateway === 'waha';
+	const onWaha = registeredOnWaha(staticData);
 	const envelope = asObject(this.getBodyData());
 	const named = onWaha ? envelope?.session : envelope?.instance;
-	const namedState = namedSession(staticData, named);
+	const namedState =
+		typeof named === 'string' ? stateOf(staticData, 'several', named, false) : undefined;
 	const found = namedState ? firstAuthentic.call(this, [namedState], 0) : undefined;
 	if (onWaha) return found;
 	return orElse.call(this, found, () =>
@@ -345,9 +304,9 @@ export function authenticState(
 	);
 }
 
-/** The gateway of the trigger's registrations, for the words of a refusal. */
+/** Whether the trigger's registrations are WAHA's (one credential, one gateway: the first says). */
 export function registeredOnWaha(staticData: TriggerStaticData): boolean {
-	return sessionStates(staticData)[0]?.registration?.gateway === 'waha';
+	return (staticData.registration ?? staticData.sessions?.[0]?.registration)?.gateway === 'waha';
 }
 
 /** Session Names or IDs' list: the gateway's sessions with their state and account. */

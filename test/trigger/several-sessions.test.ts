@@ -11,8 +11,8 @@ import axios from 'axios';
 import { SEED, startSimulator } from '../simulator/index.cts';
 import type { Simulator, SimulatorOptions } from '../simulator/index.cts';
 import { startTriggerHarness } from '../support/trigger-harness.cts';
-import { freshTrigger } from './trigger-testbed.cts';
 import type { TriggerHarness, TriggerHarnessOptions } from '../support/trigger-harness.cts';
+import { freshTrigger } from './trigger-testbed.cts';
 
 const SALES = SEED.instances.connected.name;
 const SUPPORT = SEED.instances.pairing.name;
@@ -256,35 +256,6 @@ describe.each(GATEWAYS)('one trigger for several sessions of $name', (gateway) =
 		]);
 	});
 
-	it("finds a delivery's session through the index activation writes, and checks the index rather than trust it", async () => {
-		const harness = await trigger({ sessionScope: 'several', sessions: [SALES, SUPPORT] });
-		await harness.activate();
-		expect(harness.staticData().sessionIndex).toBe(`/${SALES}/${SUPPORT}/`);
-		const deliver = async (instance: string, index: string | undefined) => {
-			harness.editStaticData((nodeData) => {
-				if (index === undefined) delete nodeData.sessionIndex;
-				else nodeData.sessionIndex = index;
-			});
-			const before = harness.deliveries.length;
-			await simulator.injectInboundMessage({ instance, from: ALICE.number, text: instance });
-			await harness.waitForDeliveries(before + 1);
-		};
-
-		await deliver(SALES, `/${SALES}/${SUPPORT}/`);
-		// An index that no longer matches the list (edited, or from another version), or none.
-		await deliver(SALES, `/${SUPPORT}/${SALES}/`);
-		await deliver(SUPPORT, undefined);
-
-		expect(harness.deliveries.map(({ status }) => status)).toEqual([200, 200, 200]);
-		expect(harness.executions().map(([item]) => [item.json.session, item.json.text])).toEqual([
-			[SALES, SALES],
-			[SALES, SALES],
-			[SUPPORT, SUPPORT],
-		]);
-		await harness.delete();
-		expect(harness.staticData().sessionIndex).toBeUndefined();
-	});
-
 	it('from One Session to Several Sessions and back: nothing of the earlier choice stays registered', async () => {
 		const harness = await trigger({ session: SALES });
 		await harness.activate();
@@ -298,13 +269,11 @@ describe.each(GATEWAYS)('one trigger for several sessions of $name', (gateway) =
 		await harness.activate();
 		expect([deliversTo(harness, SALES), deliversTo(harness, SUPPORT)]).toEqual([false, true]);
 		expect(harness.staticData().registration).toBeUndefined();
-		expect(harness.staticData().sessionIndex).toBe(`/${SUPPORT}/`);
 
 		harness.setParameters({ events: ['MESSAGES_UPSERT'], session: SALES } as never);
 		await harness.activate();
 		expect([deliversTo(harness, SALES), deliversTo(harness, SUPPORT)]).toEqual([true, false]);
 		expect(harness.staticData().sessions).toBeUndefined();
-		expect(harness.staticData().sessionIndex).toBeUndefined();
 	});
 
 	if (gateway.oneWebhookPerSession) {
@@ -368,7 +337,6 @@ describe("sessions named as an object's own properties", () => {
 			({ session }) => session,
 		);
 		expect(watched).toEqual([SALES, ...HOSTILE]);
-		expect(harness.staticData().sessionIndex).toBe(`/${[SALES, ...HOSTILE].join('/')}/`);
 		for (const name of HOSTILE) {
 			expect(simulator.getWebhooks(name).map(({ url }) => url)).toEqual([harness.webhookUrl]);
 		}

@@ -42,12 +42,6 @@ export interface SessionState extends IDataObject {
  */
 export interface TriggerStaticData extends SessionState {
 	sessions?: WatchedSession[];
-	/**
-	 * The names of `sessions` in their order, each URI-encoded between slashes ("/acme-sales/b/"):
-	 * one read finds a delivery's session, where walking `sessions` reads static data once per
-	 * session. Checked against `sessions` where used.
-	 */
-	sessionIndex?: string;
 }
 
 /**
